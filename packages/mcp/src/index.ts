@@ -16,7 +16,12 @@ export {
   type HttpListenOptions,
   startGateway,
 } from './gateway/gateway.js';
-export { createGatewayServer, GATEWAY_INFO, listedTools } from './gateway/gateway-server.js';
+export {
+  createGatewayServer,
+  GATEWAY_INFO,
+  type GatewayServer,
+  listedTools,
+} from './gateway/gateway-server.js';
 export { GatewaySession, type GatewaySessionOptions } from './gateway/gateway-session.js';
 export {
   DEFAULT_MAX_SESSIONS,

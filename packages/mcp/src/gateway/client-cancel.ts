@@ -51,26 +51,29 @@ const CANCEL_RETRY_MS = 1000;
 /**
  * Cancels the row of a call its client canceled. While the kernel cannot
  * answer, the cancellation is sent again every second until it lands or
- * `until` aborts (the session closes): a parked row left to its clock could
+ * `until` aborts (the gateway stops): a parked row left to its clock could
  * otherwise still be approved and run after its client gave it up.
- * @throws the kernel's refusal, other than `task_not_waiting` (the row
- *   already runs or settled: nothing is left to cancel).
+ * @returns true when the cancellation landed (or the row already runs or
+ *   settled: nothing is left to cancel); false while it is still sent again.
+ * @throws the kernel's refusal of the cancellation for another reason.
  */
 export async function cancelRow(
   api: Pick<KernelApi, 'cancelCall'>,
   task: TaskView,
   until: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   try {
     await api.cancelCall(task.run_id, task.key);
+    return true;
   } catch (error) {
-    if (hasErrorCode(error, 'task_not_waiting')) return;
+    if (hasErrorCode(error, 'task_not_waiting')) return true;
     if (!isKernelOutage(error)) throw error;
-    if (until.aborted) return;
+    if (until.aborted) return false;
     const retry = setTimeout(
       () => void cancelRow(api, task, until).catch(() => {}),
       CANCEL_RETRY_MS,
     );
     until.addEventListener('abort', () => clearTimeout(retry), { once: true });
+    return false;
   }
 }

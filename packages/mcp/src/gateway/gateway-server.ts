@@ -63,6 +63,15 @@ async function answerOrRefuse(session: GatewaySession, request: CallRequest) {
 }
 
 /**
+ * The gateway's MCP server, told by the guard in front of it (see
+ * `connectGuarded`) of each `notifications/cancelled` it delivers.
+ */
+export type GatewayServer = Server & {
+  /** Marks an in-flight `tools/call` as cancelled by its client (not left by a disconnect). */
+  requestCancelled(id: string | number): void;
+};
+
+/**
  * An MCP server for one client session: `tools/list` lists the bridged
  * tools; `tools/call` goes through the session's gateway run. While a call is
  * parked, a client that asked for progress gets a `notifications/progress`
@@ -77,7 +86,7 @@ export function createGatewayServer(options: {
   progressEveryMs?: number | undefined;
   /** Told when the client's session starts ending, with the promise of its end. */
   onSessionEnding?: ((ending: Promise<void>) => void) | undefined;
-}): Server {
+}): GatewayServer {
   const server = new Server(GATEWAY_INFO, {
     capabilities: { tools: {} },
     instructions:
@@ -85,6 +94,10 @@ export function createGatewayServer(options: {
   });
   let closed = false;
   let session: GatewaySession | null = null;
+  // The calls in flight, and those of them the client cancelled: the SDK aborts a call's signal
+  // alike on its cancellation and on a close, which may come right behind the cancellation.
+  const callsInFlight = new Set<string | number>();
+  const cancelledCalls = new Set<string | number>();
   const sessionOf = () => {
     if (!session) {
       const client = server.getClientVersion();
@@ -105,6 +118,8 @@ export function createGatewayServer(options: {
     }
     const progressToken = request.params._meta?.progressToken;
     const current = sessionOf();
+    const { requestId } = extra;
+    callsInFlight.add(requestId);
     const withdraw = new AbortController();
     let asked = false;
     let progress = 0;
@@ -155,13 +170,15 @@ export function createGatewayServer(options: {
         input: request.params.arguments ?? {},
         callId: recordedCallId(extra.requestId),
         signal: extra.signal,
-        cancelRequested: () => !closed,
+        cancelRequested: () => cancelledCalls.has(requestId) || !closed,
         onWaiting,
         onProgress: progressToken === undefined ? undefined : onProgress,
         // OpenTelemetry's MCP convention carries the client's trace context in `_meta`.
         traceparent: traceparentOf(request.params._meta?.traceparent),
       });
     } finally {
+      callsInFlight.delete(requestId);
+      cancelledCalls.delete(requestId);
       // Withdraws the inline question, when one was asked (an abort builds a DOMException).
       if (asked) withdraw.abort();
     }
@@ -172,5 +189,10 @@ export function createGatewayServer(options: {
     const ending = session.close().catch((error: unknown) => server.onerror?.(error as Error));
     options.onSessionEnding?.(ending);
   };
-  return server;
+  return Object.assign(server, {
+    requestCancelled(id: string | number) {
+      // Only a call still in flight: ids of answered calls would pile up.
+      if (callsInFlight.has(id)) cancelledCalls.add(id);
+    },
+  });
 }

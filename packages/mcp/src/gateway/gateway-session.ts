@@ -21,7 +21,8 @@ export interface GatewaySessionOptions {
   memberPolicy?: MemberRunPolicy | undefined;
   /**
    * Aborted when the gateway stops: a closed session stops waiting for the
-   * rows its gone client left waiting, and leaves its run open.
+   * rows its gone client left waiting, and leaves its run open; a
+   * cancellation the kernel could not take yet stops being sent again.
    */
   stopping?: AbortSignal | undefined;
   /** How often a waiting call re-reads its row; default 250 ms. */
@@ -88,7 +89,7 @@ export class GatewaySession {
   private committing: Promise<unknown> = Promise.resolve();
   /** Gives the nudges of the session's run back to the bridge's drain. */
   private keepNudges: () => void = () => {};
-  /** Aborted when the session closes: the cancellations still being retried stop. */
+  /** Aborted when the session closes: without the gateway's `stopping`, the cancellations still retried stop. */
   private readonly closed = new AbortController();
 
   constructor(private readonly options: GatewaySessionOptions) {
@@ -268,9 +269,11 @@ export class GatewaySession {
         if (settled) task = settled;
         if (SETTLED_STATES.includes(task.state)) break;
         if (request.signal.aborted) {
-          if (await canceled.requested())
-            await cancelRow(this.options.api, task, this.closed.signal);
-          else if (!running && !this.runningHere(task)) this.left.set(key, task);
+          if (await canceled.requested()) {
+            // Sent again until it lands, past the session's end: the end waits for the row.
+            const until = this.options.stopping ?? this.closed.signal;
+            if (!(await cancelRow(this.options.api, task, until))) this.left.set(key, task);
+          } else if (!running && !this.runningHere(task)) this.left.set(key, task);
           return toolResultOf({ ...task, state: 'canceled' });
         }
         // A row no run of this process holds settles elsewhere: the run's feed hastens its reads.

@@ -155,10 +155,11 @@ function cancelledRequest(message: JSONRPCNotification): string | number | null 
  * reaches the gateway's handlers, so nothing runs or is recorded. A
  * malformed notification the server handles is dropped, and told to
  * `server.onerror` in one line. A cancellation it delivers is told to the
- * transport's `requestCancelled`, when it has one.
+ * transport's and the server's `requestCancelled`, where they have one,
+ * before the server hears it.
  */
 export async function connectGuarded(
-  server: Server,
+  server: Server & { requestCancelled?: (id: string | number) => void },
   transport: AnswerAwaitingTransport,
 ): Promise<void> {
   await server.connect(transport);
@@ -184,7 +185,10 @@ export async function connectGuarded(
         return;
       }
       const cancelled = cancelledRequest(message);
-      if (cancelled !== null) transport.requestCancelled?.(cancelled);
+      if (cancelled !== null) {
+        transport.requestCancelled?.(cancelled);
+        server.requestCancelled?.(cancelled);
+      }
     }
     deliver?.(message, extra);
   };

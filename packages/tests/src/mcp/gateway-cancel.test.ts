@@ -150,4 +150,18 @@ describe('MCP gateway: a client cancels a call', () => {
       detail: 'the MCP client canceled the call while its tool ran',
     });
   });
+
+  it('a parked call its client cancels and then disconnects at once is canceled, not left parked', async () => {
+    const c = await connect(kernel.workspace.tokens.agent);
+    const controller = new AbortController();
+    const pending = wait(c, 0, controller.signal);
+    const decision = await parked();
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    // The close comes right behind the cancellation: the gateway must not read it as a disconnect.
+    await c.close();
+    client = undefined;
+    const row = await settledRow();
+    expect(row).toMatchObject({ key: decision.task_key, state: 'canceled' });
+  });
 });

@@ -96,4 +96,29 @@ describe('MCP gateway: a parked call outlives a kernel outage', () => {
     });
     expect(row.state).toBe('canceled');
   });
+
+  it('cancels the row once the kernel is back when the client canceled during the outage and then left', async () => {
+    const controller = new AbortController();
+    const pending = call(controller.signal);
+    const { run_id, task_key } = await parked();
+    await kernel.stop();
+    controller.abort('gave up');
+    await expect(pending).rejects.toThrow();
+    await client?.close();
+    client = undefined;
+    await outage();
+    await kernel.start();
+    const run = workspace().runs.run(run_id);
+    const row = await eventually(async () => {
+      const found = await run.task(task_key);
+      return found.state === 'canceled' ? found : null;
+    });
+    expect(row.state).toBe('canceled');
+    // Nothing of the session waits any more: its run ends with its final answer.
+    const ended = await eventually(async () => {
+      const view = await run.get();
+      return view.state === 'running' ? null : view;
+    });
+    expect(ended).toMatchObject({ state: 'completed', final_answer: 'The MCP session ended.' });
+  });
 });
