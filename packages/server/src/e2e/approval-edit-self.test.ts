@@ -57,8 +57,16 @@ for (const backend of all) {
       expect(events.map((e) => e.type)).toContain('task.edited');
       expect(events.map((e) => e.type)).not.toContain('task.approval_added');
 
+      // Ana may write her edit again (a typo): still hers, still waiting for another member.
+      const again = await ana.client.post(`${task(runId)}/approve`, {
+        tool_input: { command: 'rm -rf /srv/data/tmp' },
+      });
+      expect(again.status).toBe(200);
+      expect(again.body.state).toBe('needs_approval');
+      expect(again.body.approvals.received).toEqual([]);
+
       const own = await ana.client.post(`${task(runId)}/approve`, {
-        version: edited.body.version,
+        version: again.body.version,
       });
       expect(own.status).toBe(403);
       expect(own.body.error.code).toBe('self_approval_refused');
@@ -66,11 +74,11 @@ for (const backend of all) {
       expect((await d.member.get(task(runId))).body.state).toBe('needs_approval');
 
       const other = await bo.client.post(`${task(runId)}/approve`, {
-        version: edited.body.version,
+        version: again.body.version,
       });
       expect(other.status).toBe(200);
       expect(other.body.state).toBe('runnable');
-      expect(other.body.tool_input).toEqual({ command: 'rm -rf /srv/data' });
+      expect(other.body.tool_input).toEqual({ command: 'rm -rf /srv/data/tmp' });
     });
 
     it('leaves the editor their deny, and counts them on a version another member edited', async () => {

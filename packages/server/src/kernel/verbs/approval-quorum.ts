@@ -169,12 +169,13 @@ export async function approvalsRequiredNow(
 /**
  * Refuses a member the policy does not let decide this row; on approve, also
  * the member who started the run, appended the row or edited its input when the
- * policy forbids self-approval. A deny is open to every allowed approver, those included.
+ * policy forbids self-approval. A deny, and an edit (which approves no version it replaces), is
+ * open to every allowed approver, those included.
  * @throws AirlockError approver_not_allowed, self_approval_refused (403).
  */
 export function checkDecider(
   requirement: ApprovalRequirement,
-  options: { who: string; verb: 'approve' | 'deny'; run: RequestFacts; taskKey: string },
+  options: { who: string; verb: 'approve' | 'deny' | 'edit'; run: RequestFacts; taskKey: string },
 ): void {
   const { who, verb } = options;
   if (!isNamedApprover(requirement, who)) {

@@ -257,14 +257,20 @@ export function approveTask(
     const policy = await policyOfUnit(tx, run.workspace_id);
     let requirement: ApprovalRequirement = requirementOf(policy, run, row);
     const decider = { who, verb: 'approve' as const, run: requestOf(run, row), taskKey: row.key };
-    checkDecider(requirement, decider);
+    // An edit approves no version it replaces: it needs a named approver, not one free to approve.
+    checkDecider(requirement, edit ? { ...decider, verb: 'edit' } : decider);
     if (edit) {
       const toolInput = request.toolInput;
       const edited = await applyEdit(ctx, tx, { run, row, toolInput, who, policy });
       row = edited.row;
       requirement = edited.requirement;
-      checkDecider(requirement, decider);
-      if (!edited.granted && !mayApprove(requirement, requestOf(run, row), who)) {
+      if (edited.granted) {
+        // The stage grants the edit outright: it runs on the editor's approval, which the run's
+        // starter or the row's appender may not give under no_self_approval.
+        const asked = { created_by: run.created_by, appended_by: row.appended_by };
+        checkDecider(requirement, { ...decider, run: asked });
+      } else if (!mayApprove(requirement, requestOf(run, row), who)) {
+        checkDecider(requirement, { ...decider, verb: 'edit' });
         // Under no_self_approval the input the editor wrote is their own call: it is kept
         // and waits for another member, their approval not counted (nor a remember kept).
         if (request.remember) {
