@@ -123,6 +123,8 @@ describe('the airlock command as a new user meets it', () => {
       });
       expect(banner).toMatch(/Airlock is ready at http:\/\/127\.0\.0\.1:\d+/);
       expect(banner).toContain(`token create --kind member --data-dir ${existing}`);
+      // A person who lost the admin token learns how to get one back, not only an approver's.
+      expect(banner).toContain('add --role admin for one who also manages the workspace');
       // Started from the checkout (where `pnpm exec airlock` works), the hint uses that one spelling.
       expect(banner).toContain('pnpm exec airlock token create');
     } finally {

@@ -167,6 +167,7 @@ export async function startServe(values: ServeFlags): Promise<number> {
         `Airlock is ready at ${airlock.url}  (API document: ${airlock.url}/openapi.json)`,
         `  workspace       ${local.workspaceId}  (tokens were shown when this store was created)`,
         `  a new token for a person:  ${selfCommand()} token create --kind member${storeFlag}`,
+        '  (an approver, who decides calls; add --role admin for one who also manages the workspace)',
         '',
         '',
       ].join('\n'),
