@@ -87,6 +87,27 @@ for (const backend of all) {
       }
     });
 
+    it("refuses a label that spells another credential's id or principal, revoked ones too", async () => {
+      const listed = await d.member.get(`${d.ws}/credentials?include_revoked=true`);
+      const unnamed = listed.body.credentials.find((c: Loose) => c.label === c.kind);
+      for (const label of [
+        unnamed.credential_id,
+        `${unnamed.kind}:${unnamed.credential_id}`,
+        `member:${bob}`.toUpperCase(),
+      ]) {
+        const made = await d.member.post(`${d.ws}/credentials`, { kind: 'executor', label });
+        expect(made.status, label).toBe(409);
+        expect(made.body.error.code).toBe('label_taken');
+      }
+      const revoked = await addMember(d, 'Gone');
+      expect((await d.member.post(`${d.ws}/credentials/${revoked.id}/revoke`)).status).toBe(200);
+      const relabel = await d.member.post(`${d.ws}/credentials/${bob}/label`, {
+        label: `member:${revoked.id}`,
+      });
+      expect(relabel.status).toBe(409);
+      expect(relabel.body.error.code).toBe('label_taken');
+    });
+
     it("frees a revoked credential's name", async () => {
       const carol = await addMember(d, 'Carol');
       expect((await d.member.post(`${d.ws}/credentials/${carol.id}/revoke`)).status).toBe(200);

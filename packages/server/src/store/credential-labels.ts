@@ -26,10 +26,11 @@ export function labelKey(label: string): string {
 
 /**
  * Refuses a label that names another active credential of the workspace (its application not
- * removed); a label equal to its credential's kind is the default, names nobody, and is never
+ * removed), or spells another credential's id or principal (`member:cred_x`, how a credential
+ * without a name is shown); a label equal to its credential's kind is the default, names nobody, and is never
  * refused. The caller holds the workspace's row (lockWorkspaceRow), so two requests naming two
  * credentials alike at once take turns and the second sees the first.
- * @throws AirlockError label_taken naming the credential that holds the name; invalid_input for a
+ * @throws AirlockError label_taken naming the credential that holds the name or id; invalid_input for a
  *   label with no visible character.
  */
 export async function refuseTakenLabel(
@@ -54,17 +55,34 @@ export async function refuseTakenLabel(
   const rows = await tx[SQL].db
     .selectFrom('credentials')
     .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
-    .select(['credentials.id', 'credentials.kind', 'credentials.label'])
+    .select([
+      'credentials.id',
+      'credentials.kind',
+      'credentials.label',
+      'credentials.revoked_at',
+      'agent_applications.removed_at',
+    ])
     .where('credentials.workspace_id', '=', options.workspaceId)
-    .where('credentials.revoked_at', 'is', null)
-    .where('agent_applications.removed_at', 'is', null)
     .execute();
-  const holder = rows.find(
+  const others = rows.filter((row) => row.id !== options.exceptCredentialId);
+  const holder = others.find(
     (row) =>
-      row.id !== options.exceptCredentialId &&
+      row.revoked_at === null &&
+      row.removed_at == null &&
       row.label !== row.kind &&
       labelKey(row.label) === key,
   );
+  // A credential without a name is shown by its principal (`member:cred_x`), revoked or not:
+  // a label spelling it would pass for that credential on the decisions it made.
+  const spelled = others.find(
+    (row) => labelKey(row.id) === key || labelKey(`${row.kind}:${row.id}`) === key,
+  );
+  if (spelled) {
+    throw new AirlockError(
+      'label_taken',
+      `the label ${JSON.stringify(options.label)} spells the id of ${spelled.kind} credential ${spelled.id}; a label is a name, not another credential's id. Choose another`,
+    );
+  }
   if (holder) {
     throw new AirlockError(
       'label_taken',
