@@ -37,6 +37,7 @@ const KNOWN_COMMANDS = [
   /^DATABASE_URL=\S+ pnpm exec airlock serve\b/,
   /^createdb /,
   /^pg_(dump|restore) /,
+  /^(eval "\$\()?bash scripts\/pg-test-cluster\.sh\b/,
 ];
 
 /** The ```text block shown right after a sample, if any. */

@@ -6,10 +6,12 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
 /**
- * The pages these tests own, from the repository root (docs/README.md, the core
- * contract and the generated lint catalog are checked by their own packages).
+ * The pages these tests own, from the repository root (the core contract and the
+ * generated lint catalog are checked by their own packages).
  */
 export const DOC_PAGES = [
+  'README.md',
+  'docs/README.md',
   'docs/getting-started.md',
   'docs/concepts.md',
   'docs/rules.md',
@@ -21,6 +23,7 @@ export const DOC_PAGES = [
   'docs/operations.md',
   'docs/api-reference.md',
   'packages/sdk/README.md',
+  'packages/server/README.md',
   'packages/inbox/README.md',
 ] as const;
 
