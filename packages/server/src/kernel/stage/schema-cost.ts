@@ -35,25 +35,45 @@ export const REPORT_ALL_BUDGET = 100_000;
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment']);
 
 /**
+ * Keywords whose value maps names (a property's, a pattern, a definition's) to subschemas:
+ * under them a key is a name, never a keyword, so a property called `default` or `enum` is
+ * a subschema that costs what its checks cost, like any other.
+ */
+export const SCHEMA_NAME_MAPS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+  'dependencies',
+]);
+
+/**
  * The JSON values of `value`, counted up to `limit` (a count past it answers
  * `limit + 1`, having looked at no more than that many values), leaving out
- * the members of objects named in `skipKeys`. Iterative: no recursion to
+ * the members of schema objects named in `skipKeys` (a name under one of
+ * {@link SCHEMA_NAME_MAPS} is not skipped). Iterative: no recursion to
  * overflow on deep nesting.
  */
 function jsonValuesUpTo(value: unknown, limit: number, skipKeys?: ReadonlySet<string>): number {
   let count = 0;
-  const pending: unknown[] = [value];
+  // `names`: the object's keys are names (a name map's), not keywords.
+  const pending: { value: unknown; names: boolean }[] = [{ value, names: false }];
   while (pending.length > 0) {
-    const current = pending.pop();
+    const { value: current, names } = pending.pop()!;
     count += 1;
     if (count > limit) return count;
     if (current === null || typeof current !== 'object') continue;
     if (Array.isArray(current)) {
-      for (const item of current) pending.push(item);
+      for (const item of current) pending.push({ value: item, names: false });
       continue;
     }
     for (const [key, child] of Object.entries(current)) {
-      if (!skipKeys?.has(key)) pending.push(child);
+      if (names || skipKeys === undefined) {
+        pending.push({ value: child, names: false });
+      } else if (!skipKeys.has(key)) {
+        pending.push({ value: child, names: SCHEMA_NAME_MAPS.has(key) });
+      }
     }
   }
   return count;

@@ -7,6 +7,7 @@ import {
   inputValuesAllowed,
   inputValuesUpTo,
   REPORT_ALL_BUDGET,
+  SCHEMA_NAME_MAPS,
   schemaSizeProblem,
   schemaValues,
 } from './schema-cost.js';
@@ -245,12 +246,28 @@ function uniqueItemsProblem(schema: Record<string, unknown>): string | null {
   return `uniqueItems over items that are not all of a scalar type needs maxItems of at most ${UNIQUE_PAIRWISE_MAX}: every pair of items is compared`;
 }
 
-/** The first `pattern`, `patternProperties` key or `uniqueItems` that would stall or break checking. */
-function schemaCulprit(value: unknown, pointer: string): { pointer: string; why: string } | null {
+/**
+ * The first `pattern`, `patternProperties` key or `uniqueItems` that would stall or break
+ * checking. `names` says the object's keys are names (under `properties` and the other
+ * {@link SCHEMA_NAME_MAPS}): a property called `default` or `pattern` is a subschema, walked
+ * as any other, never skipped as data nor read as a keyword.
+ */
+function schemaCulprit(
+  value: unknown,
+  pointer: string,
+  names = false,
+): { pointer: string; why: string } | null {
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
       const found = schemaCulprit(item, `${pointer}/${index}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (names) {
+    for (const [key, child] of Object.entries(value)) {
+      const found = schemaCulprit(child, `${pointer}/${pointerToken(key)}`);
       if (found) return found;
     }
     return null;
@@ -271,7 +288,7 @@ function schemaCulprit(value: unknown, pointer: string): { pointer: string; why:
       }
     }
     if (DATA_KEYWORDS.has(key)) continue;
-    const found = schemaCulprit(child, here);
+    const found = schemaCulprit(child, here, SCHEMA_NAME_MAPS.has(key));
     if (found) return found;
   }
   return null;
