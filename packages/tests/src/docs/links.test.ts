@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOC_PAGES, REPO_ROOT } from './samples.js';
@@ -31,4 +31,15 @@ describe('links in the docs pages', () => {
       }
     });
   }
+});
+
+describe('the docs index', () => {
+  it('docs/README.md links every page of docs/', () => {
+    const index = readFileSync(join(REPO_ROOT, 'docs', 'README.md'), 'utf8');
+    const linked = new Set([...index.matchAll(/\]\(([^)#\s]+)/g)].map((match) => match[1]));
+    const unlisted = readdirSync(join(REPO_ROOT, 'docs'))
+      .filter((file) => file.endsWith('.md') && file !== 'README.md')
+      .filter((file) => !linked.has(file));
+    expect(unlisted).toEqual([]);
+  });
 });
