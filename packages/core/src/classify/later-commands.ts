@@ -7,6 +7,7 @@ import { gitTags } from './git-tags.js';
 import { READER_PROGRAMS, readerCommands } from './reader-commands.js';
 import { SQL_ESCAPE_CLIENTS, sqlClientEscapes } from './sql-client-escapes.js';
 import type { ActionTag } from './tags.js';
+import { tarOptions } from './tar-listing.js';
 
 /** `ssh -o` options whose value runs a command (here, or on the remote host). */
 const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
@@ -70,25 +71,6 @@ function sshOptions(program: string, args: readonly string[], out: EmbeddedComma
   if (program === 'scp' || program === 'sftp') {
     for (const line of optionValues(args, ['-S'])) out.lines.push({ line, via: `${program} -S` });
   }
-}
-
-/** tar's short options that take a value, in the old bundled form too (`tar cfI a.tar CMD`). */
-const TAR_VALUED = new Set('bCfFgHIKLNTVX'.split(''));
-
-/**
- * tar's arguments with an old-style first word (`cfI a.tar CMD`, no dash)
- * spelled out: each valued letter takes the next word, in order (`-c -f a.tar -I CMD`).
- */
-function tarOptions(args: readonly string[]): readonly string[] {
-  const bundle = args[0];
-  if (bundle === undefined || !/^[A-Za-z]+$/.test(bundle)) return args;
-  const spelled: string[] = [];
-  let next = 1;
-  for (const letter of bundle) {
-    spelled.push(`-${letter}`);
-    if (TAR_VALUED.has(letter)) spelled.push(args[next++] ?? '');
-  }
-  return [...spelled, ...args.slice(next)];
 }
 
 /** `trap 'cmd' SIGNAL...` runs cmd later; `trap`, `trap -p`, `trap - SIG` and `trap '' SIG` run nothing. */

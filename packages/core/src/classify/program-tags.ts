@@ -5,6 +5,7 @@ import { hasFlag } from './flags.js';
 import { outputTags } from './output-files.js';
 import { installsPackages, publishesPackages, withdrawsPackages } from './package-managers.js';
 import type { ActionTag } from './tags.js';
+import { tarListTags } from './tar-listing.js';
 
 const READ = new Set(
   [
@@ -176,6 +177,8 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
   if (program === 'git') return tags;
   if (contentWriteTags(program, args, tags)) {
     // dd, truncate, sed, cp: tagged by what they do to a file's content.
+  } else if (/^(g|bsd)?tar$/.test(program) && tarListTags(args, tags)) {
+    // `tar -t` lists an archive: read, over a remote shell for `HOST:FILE`.
   } else if (DELETE.has(program)) deleteTags(program, args, tags);
   else if (DESTRUCTIVE.has(program) || program.startsWith('mkfs')) tags.add('destructive');
   else if (READ.has(program)) tags.add('read');
