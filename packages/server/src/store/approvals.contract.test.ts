@@ -8,7 +8,7 @@ import {
 } from './accounts.js';
 import {
   listApprovals,
-  listApprovalsOfRuns,
+  listApprovalsOfVersions,
   readApprovalPolicy,
   readApprovalPolicyOnce,
   recordApproval,
@@ -81,8 +81,41 @@ for (const backend of all) {
         'member:cred_b',
       ]);
       expect(await listApprovals(store, { ...key, rowVersion: 'v2' })).toHaveLength(1);
-      expect(await listApprovalsOfRuns(store, ws.id, ['run_1', 'run_1'])).toHaveLength(3);
-      expect(await listApprovalsOfRuns(store, ws.id, [])).toEqual([]);
+    });
+
+    it('reads the approvals of the row versions asked for, and of no other row, version or workspace', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const other = await createWorkspace(store, 'o');
+      const t1 = { workspaceId: ws.id, runId: 'run_1', taskKey: 't1', rowVersion: 'v2' };
+      await store.transaction(async (tx) => {
+        await recordApproval(tx, { ...t1, principal: 'member:cred_b' });
+        await recordApproval(tx, { ...t1, principal: 'member:cred_a' });
+        await recordApproval(tx, { ...t1, rowVersion: 'v1', principal: 'member:cred_c' });
+        await recordApproval(tx, { ...t1, taskKey: 't2', principal: 'member:cred_d' });
+        await recordApproval(tx, { ...t1, runId: 'run_2', principal: 'member:cred_e' });
+        await recordApproval(tx, { ...t1, workspaceId: other.id, principal: 'member:cred_f' });
+      });
+      const asked = [{ runId: 'run_1', taskKey: 't1', rowVersion: 'v2' }];
+      const found = await listApprovalsOfVersions(store, ws.id, asked);
+      expect(found.map((a) => [a.run_id, a.task_key, a.row_version])).toEqual([
+        ['run_1', 't1', 'v2'],
+        ['run_1', 't1', 'v2'],
+      ]);
+      expect(found.map((a) => a.principal).sort()).toEqual(['member:cred_a', 'member:cred_b']);
+      // More versions than one read names are read in turns, each found once.
+      const many = Array.from({ length: 250 }, (_, n) => ({
+        runId: 'run_1',
+        taskKey: `t${n + 1}`,
+        rowVersion: 'v1',
+      }));
+      const all = await listApprovalsOfVersions(store, ws.id, [...many, ...asked]);
+      expect(all.map((a) => a.principal).sort()).toEqual([
+        'member:cred_a',
+        'member:cred_b',
+        'member:cred_c',
+      ]);
+      expect(await listApprovalsOfVersions(store, ws.id, [])).toEqual([]);
     });
 
     it('names members by label, renames them, and lists member credentials with their revocations', async () => {

@@ -242,19 +242,48 @@ export function readApprovalPolicyAhead(tx: Tx, workspaceId: string): void {
   read.set(workspaceId, record);
 }
 
-/** The approvals of many rows of a workspace (every version), for the views that show progress. */
-export async function listApprovalsOfRuns(
+/** A row version's approval, with the row version it belongs to. */
+export type RowVersionApproval = ApprovalRecord & {
+  run_id: string;
+  task_key: string;
+  row_version: string;
+};
+
+/** How many row versions one read names: a page of 1,000 parked rows is read in 10. */
+const VERSIONS_PER_READ = 100;
+
+/**
+ * The approvals of the given row versions of a workspace, each row's oldest first: what the
+ * views that show progress read. Only those versions are read (by the table's key), so a long
+ * run's thousands of approved rows cost a parked row of it nothing.
+ */
+export async function listApprovalsOfVersions(
   reader: Reader,
   workspaceId: string,
-  runIds: readonly string[],
-): Promise<(ApprovalRecord & { run_id: string; task_key: string; row_version: string })[]> {
-  if (runIds.length === 0) return [];
-  return reader[SQL].db
-    .selectFrom('task_approvals')
-    .select(['run_id', 'task_key', 'row_version', 'principal', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('run_id', 'in', [...new Set(runIds)])
-    .orderBy('created_at')
-    .orderBy('principal')
-    .execute();
+  versions: readonly Omit<RowVersionKey, 'workspaceId'>[],
+): Promise<RowVersionApproval[]> {
+  const found: RowVersionApproval[] = [];
+  for (let at = 0; at < versions.length; at += VERSIONS_PER_READ) {
+    const chunk = versions.slice(at, at + VERSIONS_PER_READ);
+    const rows = await reader[SQL].db
+      .selectFrom('task_approvals')
+      .select(['run_id', 'task_key', 'row_version', 'principal', 'created_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where((eb) =>
+        eb.or(
+          chunk.map((version) =>
+            eb.and([
+              eb('run_id', '=', version.runId),
+              eb('task_key', '=', version.taskKey),
+              eb('row_version', '=', version.rowVersion),
+            ]),
+          ),
+        ),
+      )
+      .orderBy('created_at')
+      .orderBy('principal')
+      .execute();
+    found.push(...rows);
+  }
+  return found;
 }

@@ -12,7 +12,7 @@ import { AirlockError } from '../../errors.js';
 import {
   type ApprovalPolicyRecord,
   type ApprovalRecord,
-  listApprovalsOfRuns,
+  listApprovalsOfVersions,
   readApprovalPolicy,
   readApprovalPolicyOnce,
 } from '../../store/approvals.js';
@@ -274,13 +274,23 @@ export async function decisionViews(
 ): Promise<TaskView[]> {
   const parked = rows.filter((row) => row.state === 'needs_approval');
   const runIds = parked.map((row) => row.run_id);
+  const versions = parked.map((row) => ({
+    runId: row.run_id,
+    taskKey: row.key,
+    rowVersion: taskVersion(row),
+  }));
   const [{ names, revoked }, policy, runs, approvals] = await Promise.all([
     principalRoster(reader, workspaceId),
     parked.length > 0 ? policyOfWorkspace(reader, workspaceId) : null,
     approvalFactsOfRuns(reader, runIds),
-    listApprovalsOfRuns(reader, workspaceId, runIds),
+    listApprovalsOfVersions(reader, workspaceId, versions),
   ]);
   const runById = new Map(runs.map((run) => [run.id, run]));
+  const givenTo = new Map<string, ApprovalRecord[]>();
+  for (const approval of approvals) {
+    const at = versionKey(approval.run_id, approval.task_key, approval.row_version);
+    givenTo.set(at, [...(givenTo.get(at) ?? []), approval]);
+  }
   return rows.map((row) => {
     const view: TaskView = {
       ...taskView(row),
@@ -288,12 +298,14 @@ export async function decisionViews(
     };
     const run = runById.get(row.run_id);
     if (row.state !== 'needs_approval' || !run) return view;
-    const version = taskVersion(row);
-    const given = approvals.filter(
-      (a) => a.run_id === row.run_id && a.task_key === row.key && a.row_version === version,
-    );
+    const given = givenTo.get(versionKey(row.run_id, row.key, taskVersion(row))) ?? [];
     const requirement = requirementOf(policy, run, row);
     const standing = standingApprovals(requirement, requestOf(run, row), given, revoked);
     return { ...view, approvals: progressOf(requirement, standing, names) };
   });
+}
+
+/** One row version as a map key (NUL never occurs in ids, keys or versions). */
+function versionKey(runId: string, taskKey: string, rowVersion: string): string {
+  return `${runId}\u0000${taskKey}\u0000${rowVersion}`;
 }
