@@ -81,11 +81,17 @@ interface ApprovalRequestSeen {
   input: unknown;
 }
 
-/** The approval requests of the last assistant message not answered yet. */
-function openApprovalRequests(messages: readonly AiSdkMessage[]): ApprovalRequestSeen[] {
+/**
+ * The approval requests of the messages: those not answered yet, and those
+ * answered with a denial (which the SDK never executes).
+ */
+function approvalRequests(messages: readonly AiSdkMessage[]): {
+  open: ApprovalRequestSeen[];
+  denied: ApprovalRequestSeen[];
+} {
   const calls = new Map<string, { toolName: string; input: unknown }>();
   const requests: ApprovalRequestSeen[] = [];
-  const answered = new Set<string>();
+  const answered = new Map<string, boolean>();
   for (const message of messages) {
     if (!Array.isArray(message.content)) continue;
     for (const part of message.content as MessagePart[]) {
@@ -102,10 +108,15 @@ function openApprovalRequests(messages: readonly AiSdkMessage[]): ApprovalReques
           input: call?.input,
         });
       }
-      if (part.type === 'tool-approval-response') answered.add(part.approvalId ?? '');
+      if (part.type === 'tool-approval-response') {
+        answered.set(part.approvalId ?? '', (part as { approved?: unknown }).approved === true);
+      }
     }
   }
-  return requests.filter((request) => !answered.has(request.approvalId));
+  return {
+    open: requests.filter((request) => !answered.has(request.approvalId)),
+    denied: requests.filter((request) => answered.get(request.approvalId) === false),
+  };
 }
 
 /** True when the messages hold an approval request for the call: it was parked. */
@@ -135,6 +146,8 @@ export class AiSdkAirlock {
   readonly #verdicts = new HeldVerdicts();
   /** The names of the tools this adapter wrapped: the only calls whose approvals `resume` answers. */
   readonly #wrapped = new Set<string>();
+  /** The denied approvals `resume` already made sure Airlock holds no longer open, by call id. */
+  readonly #settledDenials = new Set<string>();
 
   constructor(options: FrameworkSessionOptions) {
     this.session = new FrameworkSession('ai-sdk', options);
@@ -213,6 +226,17 @@ export class AiSdkAirlock {
     let verdict = this.#verdicts.take(call);
     // Resumed after a park (maybe in another process): Airlock, not the response, decides.
     if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
+    if (verdict.verdict === 'wait') {
+      // An approval the application wrote itself while a person has not decided: the SDK is
+      // done with the call once this refusal reaches the model, so Airlock stops asking.
+      await this.session.withdraw(call);
+      throw new AirlockRefusal({
+        ...verdict,
+        verdict: 'deny',
+        reason:
+          "the application approved this call itself while it waited for a person's approval in Airlock; it did not run, and Airlock's approval request was withdrawn",
+      });
+    }
     if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
     return verdict;
   }
@@ -222,6 +246,8 @@ export class AiSdkAirlock {
    * each open `tool-approval-request`, a `tool-approval-response` (approved,
    * or denied with the person's reason) once a person decided; undecided ones
    * are listed as `pending`. Works in a fresh process from saved messages.
+   * A request the application already denied itself is withdrawn in Airlock
+   * (the SDK never runs it, so no person should be asked about it).
    * Only the calls of tools this adapter wrapped are answered: the approval
    * of a tool of the application's own (not given to {@link tools}, or one
    * without `execute`) is left to the application, since its own
@@ -236,7 +262,9 @@ export class AiSdkAirlock {
   async resume<MESSAGE extends AiSdkMessage>(messages: MESSAGE[]): Promise<ResumeResult<MESSAGE>> {
     const responses: AiSdkApprovalResponse[] = [];
     const pending: PendingApproval[] = [];
-    for (const request of openApprovalRequests(messages)) {
+    const requests = approvalRequests(messages);
+    await this.#withdrawDenied(requests.denied);
+    for (const request of requests.open) {
       if (!this.#answers(request.toolName)) continue;
       const call: FrameworkCall = {
         name: request.toolName,
@@ -273,6 +301,27 @@ export class AiSdkAirlock {
       responses,
       pending,
     };
+  }
+
+  /**
+   * Withdraws in Airlock the parks the application denied itself (a denial it wrote in place
+   * of Airlock's decision): the SDK never runs a denied call, so nobody should be asked about
+   * it. A denial `resume` wrote from Airlock's own deny has nothing open to withdraw. Each call
+   * is looked at once per adapter; a failure is kept for `flush`.
+   */
+  async #withdrawDenied(denied: readonly ApprovalRequestSeen[]): Promise<void> {
+    for (const request of denied) {
+      if (!this.#answers(request.toolName) || this.#settledDenials.has(request.toolCallId)) {
+        continue;
+      }
+      this.#settledDenials.add(request.toolCallId);
+      this.#verdicts.forget(request.toolCallId);
+      await this.session.withdraw({
+        name: request.toolName,
+        input: request.input,
+        callId: request.toolCallId,
+      });
+    }
   }
 
   /** Whether `resume` answers the approval of a call of this tool (see {@link resume}). */
