@@ -193,14 +193,29 @@ export class KernelApi {
     return this.call('runs.cancelCall', this.taskAddress(runId, taskKey));
   }
 
-  /** Approves a parked row (member plane): the decision is this credential's. */
-  approve(runId: string, taskKey: string): Promise<TaskView> {
-    return this.call('decisions.approve', this.taskAddress(runId, taskKey));
+  /**
+   * Approves a parked row (member plane): the decision is this credential's.
+   * With `version` (the `task.version` the person saw), only that version.
+   * @throws the SDK's ConflictError (`version_mismatch`) when the row changed since.
+   */
+  approve(runId: string, taskKey: string, version?: string): Promise<TaskView> {
+    return this.call('decisions.approve', {
+      ...this.taskAddress(runId, taskKey),
+      ...(version === undefined ? {} : { version }),
+    });
   }
 
-  /** Denies a parked row (member plane) with a reason the model reads. */
-  deny(runId: string, taskKey: string, reason: string): Promise<TaskView> {
-    return this.call('decisions.deny', { ...this.taskAddress(runId, taskKey), reason });
+  /**
+   * Denies a parked row (member plane) with a reason the model reads; with
+   * `version`, only that version.
+   * @throws the SDK's ConflictError (`version_mismatch`) when the row changed since.
+   */
+  deny(runId: string, taskKey: string, reason: string, version?: string): Promise<TaskView> {
+    return this.call('decisions.deny', {
+      ...this.taskAddress(runId, taskKey),
+      reason,
+      ...(version === undefined ? {} : { version }),
+    });
   }
 
   /** Reads one task row. */

@@ -121,13 +121,17 @@ export class GatewaySession {
 
   /**
    * Records the client's own user's decision on a parked row, as the
-   * member whose credential the client holds. A row someone else decided
-   * first is left as they decided it.
+   * member whose credential the client holds, bound to the version of the
+   * row they were shown. A row someone else decided first is left as they
+   * decided it.
+   * @throws the SDK's ConflictError (`version_mismatch`) when the row changed
+   *   since (another member edited the call): nothing is recorded.
    */
   async decide(task: TaskView, decision: { approve: true } | { approve: false; reason: string }) {
     try {
-      if (decision.approve) await this.options.api.approve(task.run_id, task.key);
-      else await this.options.api.deny(task.run_id, task.key, decision.reason);
+      const { run_id, key, version } = task;
+      if (decision.approve) await this.options.api.approve(run_id, key, version);
+      else await this.options.api.deny(run_id, key, decision.reason, version);
     } catch (error) {
       if (!hasErrorCode(error, 'task_not_waiting')) throw error;
     }
