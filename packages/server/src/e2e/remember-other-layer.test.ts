@@ -49,8 +49,8 @@ for (const backend of all) {
         const conversation = (await d.agent.post('/agent_api/v1/conversations')).body.id as string;
         const overlay = `${d.ws}/overlays/conversation/${conversation}`;
         const read = await d.member.get(overlay);
-      expect(read.status).toBe(200);
-      const before = read.body;
+        expect(read.status).toBe(200);
+        const before = read.body;
         const runId = await parkedTurn(conversation);
         const task = `${d.ws}/runs/${runId}/tasks/t1`;
 
