@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 
-import { writeSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -47,7 +47,17 @@ Commands:
   executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
   gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
   hooks      Put Airlock in front of Claude Code, Codex, Gemini CLI: install, uninstall, doctor (needs @airlock/hooks)
+
+Options:
+  -h, --help  Show this help (each command has its own: airlock <command> --help)
+  --version   Print the version of @airlock/server this command belongs to
 `;
+
+/** The version in this package's package.json (beside dist/ and src/ alike). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return String(manifest.version);
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -61,6 +71,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === undefined || command === '--help' || command === '-h') {
     process.stdout.write(HELP);
+    return 0;
+  }
+  if (command === '--version') {
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   // Loaded only here: cli.ts itself reaches no package before it knows the command.
