@@ -166,7 +166,7 @@ function airlockCause(error: TRPCError): AirlockError {
 }
 
 function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'errors'>) {
-  return t.procedure.use(({ ctx, next }) => {
+  return t.procedure.use(async ({ ctx, next, getRawInput }) => {
     if (!ctx.principal) {
       if (ctx.authError instanceof RateLimitedError) {
         ctx.setHeader('retry-after', String(ctx.authError.retryAfterSeconds));
@@ -182,6 +182,14 @@ function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'err
     if (ctx.bodyRefusal) {
       const { bodyRefusal } = ctx;
       throw toTrpcError(bodyRefusal === 'not_utf8' ? notUtf8Error(operation) : bodyRefusal);
+    }
+    try {
+      // The workspace the input names, before the schema reads the rest, as REST checks its path's
+      // first: another workspace's credential is refused 403 whatever else it sent. Input that
+      // cannot be read is refused later, with its own error.
+      checkAccess(operation, ctx.principal, await getRawInput().catch(() => null));
+    } catch (error) {
+      throw toTrpcError(error);
     }
     return next({
       ctx: {
