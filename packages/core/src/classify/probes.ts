@@ -1,3 +1,5 @@
+import { hasFlag } from './flags.js';
+
 /**
  * Read-only probes of toolchains and package managers: version and help
  * flags, listing and showing installed packages, printing the environment.
@@ -104,6 +106,15 @@ const COMMAND_OPTIONS =
   /^--(browser|viewer|editor|shell|script-shell|node-options|onload-script|userconfig|globalconfig|config|log|log-file)(=|$)/;
 
 /**
+ * Options that make a local listing ask the package index too: `pip list
+ * --outdated` (`-o`) and `--uptodate` compare each installed version with
+ * the index's latest (pip takes a prefix of a long option, `--out`).
+ */
+const INDEX_OPTIONS: Record<string, readonly string[]> = {
+  pip: ['-o', '--outdated', '--uptodate'],
+};
+
+/**
  * The tags of a read-only probe (`node --version`, `npm ls`, `pip show x`,
  * `cargo tree`, `go env`, `brew list`): `read`, plus `network` when it asks
  * a registry. Null when the command is no probe this table knows.
@@ -126,7 +137,10 @@ export function probeTags(program: string, args: readonly string[]): ('read' | '
       ? parts.every((part, index) => args[index] === part) &&
         args.slice(parts.length).every((arg) => !arg.startsWith('-'))
       : parts.every((part, index) => args[verb + index]?.toLowerCase() === part);
-    if (matches) return [...tags];
+    if (!matches) continue;
+    const canonical = SAME_AS_NAMES.get(program) ?? program;
+    const asksIndex = hasFlag(args, ...(INDEX_OPTIONS[canonical] ?? []));
+    return asksIndex && !tags.includes('network') ? [...tags, 'network'] : [...tags];
   }
   return null;
 }
