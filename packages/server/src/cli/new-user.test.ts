@@ -107,20 +107,11 @@ describe('the airlock command as a new user meets it', () => {
   });
 
   it('serve on an existing store says how to mint a token', async () => {
-    const child = spawn(
-      process.execPath,
-      [...CLI_NODE_ARGS, 'serve', '--port', '0', '--data-dir', existing, '--log-level', 'error'],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+    const { banner, child } = await startServe(
+      ['--data-dir', existing],
+      'a new token for a person',
     );
     try {
-      const banner = await new Promise<string>((resolveBanner, reject) => {
-        let text = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-          if (text.includes('a new token for a person')) resolveBanner(text);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${text}`)));
-      });
       expect(banner).toMatch(/Airlock is ready at http:\/\/127\.0\.0\.1:\d+/);
       expect(banner).toContain(`token create --kind member --data-dir ${existing}`);
       // A person who lost the admin token learns how to get one back, not only an approver's.
@@ -131,4 +122,44 @@ describe('the airlock command as a new user meets it', () => {
       child.kill('SIGTERM');
     }
   });
+
+  it('serve --no-demo on a new store prints the export line the operator commands read', async () => {
+    const fresh = join(root, 'no-demo');
+    const { banner, child } = await startServe(['--data-dir', fresh, '--no-demo'], 'shown once');
+    try {
+      const line =
+        /export (AIRLOCK_URL=\S+ AIRLOCK_WORKSPACE=\S+ AIRLOCK_TOKEN=\S+ AIRLOCK_EXECUTOR_TOKEN=\S+)\n/.exec(
+          banner,
+        )?.[1];
+      if (!line) throw new Error(`no export line in: ${banner}`);
+      const exported = Object.fromEntries(line.split(' ').map((pair) => pair.split('=')));
+      const listed = await airlock(['decisions', 'list'], exported);
+      expect(listed).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
 });
+
+/** Starts `airlock serve` on a free port with these flags; resolves once its banner holds `until`. */
+async function startServe(args: string[], until: string) {
+  const child = spawn(
+    process.execPath,
+    [...CLI_NODE_ARGS, 'serve', '--port', '0', '--log-level', 'error', ...args],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const banner = await new Promise<string>((resolveBanner, reject) => {
+      let text = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes(until)) resolveBanner(text);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${text}`)));
+    });
+    return { banner, child };
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+}

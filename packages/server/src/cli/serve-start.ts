@@ -122,6 +122,8 @@ export async function startServe(values: ServeFlags): Promise<number> {
       `  executor token  ${local.tokens.executor}`,
       `  member token    ${local.tokens.member}`,
       `These tokens are shown once; make more with \`${selfCommand()} token create --kind member${storeFlag}\`.`,
+      // With or without the demo, the operator commands and the SDK read these variables.
+      `From a terminal:  export AIRLOCK_URL=${airlock.url} AIRLOCK_WORKSPACE=${local.workspaceId} AIRLOCK_TOKEN=${local.tokens.member} AIRLOCK_EXECUTOR_TOKEN=${local.tokens.executor}`,
     ];
     if (!values['no-demo']) {
       const run = await createStandaloneRun(
@@ -151,8 +153,7 @@ export async function startServe(values: ServeFlags): Promise<number> {
         '',
         `A demo run is waiting for your decision: run ${run.id}, task t1 wants \`bash rm -rf ./build\`.`,
         `  in the web inbox: open ${airlock.url}/ and sign in with the workspace and the member token`,
-        `  from a terminal:  export AIRLOCK_URL=${airlock.url} AIRLOCK_WORKSPACE=${local.workspaceId} AIRLOCK_TOKEN=${local.tokens.member} AIRLOCK_EXECUTOR_TOKEN=${local.tokens.executor}`,
-        `                    ${selfCommand()} decisions list; ${selfCommand()} decisions approve <run> <task>`,
+        `  from a terminal (the variables above exported):  ${selfCommand()} decisions list; ${selfCommand()} decisions approve ${run.id} t1`,
         '  an approved call runs once an executor serves its tool (docs/getting-started.md, step 3)',
         `  see it:   curl -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1`,
         `  approve:  curl -X POST -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1/approve`,
