@@ -5,6 +5,7 @@ import {
   type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
+  grantedCall,
   refusalText,
 } from './session.js';
 
@@ -331,9 +332,20 @@ export class AiSdkAirlock {
 
   /**
    * Ends the turn with the model's final text (through the profile's stop hook).
+   * A call Airlock granted that the SDK never executed (its step ended with a
+   * finish reason other than `stop` or `tool-calls`, such as `length`) is first
+   * recorded as failed, not run: left alone, its row would read as a call that
+   * may have run (`outcome_unknown`).
    * @throws AirlockError when the kernel refuses it.
    */
-  finish(text: string): Promise<void> {
+  async finish(text: string): Promise<void> {
+    for (const { call, verdict } of this.#verdicts.takeGrants()) {
+      await this.session.ran(grantedCall(call, verdict), {
+        ok: false,
+        output:
+          'the call did not run: the AI SDK ended the generation without executing it (a step that finished for another reason than stop or tool-calls)',
+      });
+    }
     return this.session.finish(text);
   }
 

@@ -31,6 +31,20 @@ describe('HeldVerdicts', () => {
     expect(held.has('c1')).toBe(false);
   });
 
+  it('hands out the grants nobody took, keeping parks and refusals', () => {
+    const held = new HeldVerdicts();
+    held.hold(call('parked'), verdict('wait'));
+    held.hold(call('granted'), verdict('allow'));
+    held.hold(call('refused'), verdict('deny'));
+    expect(held.takeGrants().map((grant) => grant.call.callId)).toEqual(['granted']);
+    expect(held.takeGrants()).toEqual([]);
+    expect([held.has('parked'), held.has('refused'), held.has('granted')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
   it('forgets what nobody took within the park clock, the oldest first, and renews a verdict held again', () => {
     let now = 1_000;
     const held = new HeldVerdicts(() => now);

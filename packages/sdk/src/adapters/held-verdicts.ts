@@ -4,7 +4,8 @@ import type { CallVerdict, FrameworkCall } from './session.js';
 /** How long a verdict is held for its call: the kernel's default park clock, 24 hours. */
 export const VERDICT_HOLD_MS = 24 * 60 * 60 * 1000;
 
-interface Held {
+/** A verdict held for its call. */
+export interface Held {
   /** The call as Airlock checked it: the verdict is good for this tool and input only. */
   call: FrameworkCall;
   verdict: CallVerdict;
@@ -59,6 +60,17 @@ export class HeldVerdicts {
   /** Drops the verdict of a call the framework will never run, or will ask Airlock about again. */
   forget(callId: string): void {
     this.#held.delete(callId);
+  }
+
+  /**
+   * The grants held (verdict `allow`), no longer held: calls Airlock granted whose run the
+   * framework has not begun. Parks and refusals stay held.
+   */
+  takeGrants(): Held[] {
+    this.#forgetExpired(this.now());
+    const grants = [...this.#held.values()].filter((held) => held.verdict.verdict === 'allow');
+    for (const held of grants) this.#held.delete(held.call.callId);
+    return grants;
   }
 
   /** How many verdicts are held. */
