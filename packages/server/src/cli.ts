@@ -30,27 +30,27 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const HELP = `Usage: airlock <command> [options]
 
 Commands:
-  serve      Start the approval kernel (airlock serve --help)
-  decisions  List, approve, deny and answer decisions on a running kernel
-  approvals  Show and set the workspace's approval policy (quorum, approvers, self-approval)
-  runs       List, show and stop runs on a running kernel
-  overlays   Read, replace, trust and load permission overlays on a running kernel
-  tokens     Create, list and revoke credentials through a running kernel
-  apps       Create, list and remove agent applications through a running kernel
+  serve          Start the approval kernel (airlock serve --help)
+  decisions      List, approve, deny and answer decisions on a running kernel
+  approvals      Show and set the workspace's approval policy (quorum, approvers, self-approval)
+  runs           List, show and stop runs on a running kernel
+  overlays       Read, replace, trust and load permission overlays on a running kernel
+  tokens         Create, list and revoke credentials through a running kernel
+  apps           Create, list and remove agent applications through a running kernel
   notifications  List the notification outbox and redeliver a notice (airlock notifications --help)
-  audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
-  retention  Read or set how long a running kernel keeps events, ended runs and audit records
-  token      Create, revoke or list credentials straight in a local store
-  backup     Copy the SQLite store to a file while the kernel serves (airlock backup --help)
-  restore    Put a backup in place, the kernel stopped (airlock restore --help)
-  fence      Hold the calls a restored store may have run since its backup (airlock fence --help)
-  executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
-  gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
-  hooks      Put Airlock in front of Claude Code, Codex, Gemini CLI: install, uninstall, doctor (needs @airlock/hooks)
+  audit          Export the decisions of a running kernel as JSON lines (airlock audit --help)
+  retention      Read or set how long a running kernel keeps events, ended runs and audit records
+  token          Create, revoke or list credentials straight in a local store
+  backup         Copy the SQLite store to a file while the kernel serves (airlock backup --help)
+  restore        Put a backup in place, the kernel stopped (airlock restore --help)
+  fence          Hold the calls a restored store may have run since its backup (airlock fence --help)
+  executor mcp   Serve MCP servers' tools as an executor (needs @airlock/mcp)
+  gateway mcp    Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
+  hooks          Put Airlock in front of Claude Code, Codex, Gemini CLI: install, uninstall, doctor (needs @airlock/hooks)
 
 Options:
-  -h, --help  Show this help (each command has its own: airlock <command> --help)
-  --version   Print the version of @airlock/server this command belongs to
+  -h, --help     Show this help (each command has its own: airlock <command> --help)
+  --version      Print the version of @airlock/server this command belongs to
 `;
 
 /** The version in this package's package.json (beside dist/ and src/ alike). */

@@ -12,6 +12,16 @@ describe('airlock --version', { timeout: 60_000 }, () => {
 
   it('is listed in airlock --help', async () => {
     const outcome = await runLocalCli(['--help']);
-    expect(outcome.stdout).toMatch(/^ {2}--version {3}Print the version/m);
+    expect(outcome.stdout).toMatch(/^ {2}--version +Print the version/m);
+  });
+
+  it('starts every description of airlock --help in one column', async () => {
+    const outcome = await runLocalCli(['--help']);
+    const entries = outcome.stdout.split('\n').filter((line) => /^ {2}\S/.test(line));
+    expect(entries.length).toBeGreaterThan(15);
+    const columns = new Set(
+      entries.map((line) => /^ {2}\S+(?: \S+)*? {2,}/.exec(line)?.[0].length),
+    );
+    expect([...columns]).toEqual([17]);
   });
 });
