@@ -2,7 +2,7 @@
  * The lengths the kernel keeps of what a client names, for a client that
  * must fit its own values to them before it sends (the MCP gateway and its
  * bridge). The contracts of `runs.calls`, the provider configuration and
- * `decisions.deny` hold the kernel to the same figures.
+ * `decisions.deny` are written with these constants, so neither side can drift.
  */
 
 /** The longest name a model's or a gateway client's call may have, in characters. */

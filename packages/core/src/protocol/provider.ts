@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { eachNameOnce } from '../schemas/names-once.js';
+import { CALL_ID_MAX, CALL_NAME_MAX, GATEWAY_CLIENT_MAX } from './kernel-limits.js';
 import { keptText, storableName } from './stored-text.js';
 import { OnFailureSchema } from './views.js';
 
 /** One scripted tool call. */
 export const ScriptedCallSchema = z.strictObject({
   // The bounds of a gateway call's name and id: what every store keeps and indexes alike.
-  name: storableName(z.string().min(1).max(512)),
+  name: storableName(z.string().min(1).max(CALL_NAME_MAX)),
   input: z.unknown().optional(),
-  id: storableName(z.string().max(200)).optional(),
+  id: storableName(z.string().max(CALL_ID_MAX)).optional(),
   on_failure: OnFailureSchema.optional(),
 });
 
@@ -71,7 +72,7 @@ export const OpenAIProviderSchema = z.strictObject({
 export const GatewayProviderSchema = z.strictObject({
   kind: z.literal('gateway'),
   /** Who the client is, for the operator (such as the MCP client's name and version). */
-  client: z.string().max(200).optional(),
+  client: z.string().max(GATEWAY_CLIENT_MAX).optional(),
 });
 
 /** A run's provider configuration. */

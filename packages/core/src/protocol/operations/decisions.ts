@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RememberSchema } from '../../schemas/permissions.js';
 import { LimitSchema, TaskParams, WorkspaceParams } from '../inputs.js';
+import { DENY_REASON_MAX } from '../kernel-limits.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
@@ -45,7 +46,7 @@ export const denyContract = defineContract({
   planes: ['member'],
   input: z.strictObject({
     ...TaskParams,
-    reason: personText(z.string().max(4096)).optional(),
+    reason: personText(z.string().max(DENY_REASON_MAX)).optional(),
     /** The row version the person saw; 409 version_mismatch if the row changed since. */
     version: z.string().min(1).max(64).optional(),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LeaseSchema, RunParams, TaskParams } from '../inputs.js';
+import { CALL_ID_MAX, CALL_NAME_MAX } from '../kernel-limits.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
@@ -8,10 +9,10 @@ import { ClaimSchema, OnFailureSchema, RunViewSchema, TaskViewSchema } from '../
 
 /** One call a gateway client asks for. */
 const GatewayCallSchema = z.strictObject({
-  name: storableName(z.string().min(1).max(512)),
+  name: storableName(z.string().min(1).max(CALL_NAME_MAX)),
   input: JsonValueSchema.optional(),
   /** The client's id for the call (an MCP request id), kept on the row. */
-  id: storableName(z.string().max(200)).optional(),
+  id: storableName(z.string().max(CALL_ID_MAX)).optional(),
   on_failure: OnFailureSchema.optional(),
 });
 
