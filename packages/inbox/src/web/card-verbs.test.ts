@@ -34,6 +34,17 @@ describe('approvedWords', () => {
     );
   });
 
+  it('says an edit under no_self_approval is saved for another member, not approved', () => {
+    expect(
+      approvedWords(
+        { state: 'needs_approval', approvals: { required: 1, received: [] } as never },
+        { edited: true },
+      ),
+    ).toBe(
+      'Your changes are saved; the edited call waits for another member to approve it (your own approval does not count for a call whose input you wrote).',
+    );
+  });
+
   it('never says running of a call that does not run', () => {
     expect(approvedWords({ state: 'canceled' }, { edited: false })).toBe(
       'Approved by you; the call is canceled.',

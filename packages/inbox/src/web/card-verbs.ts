@@ -41,6 +41,10 @@ export function approvedWords(
   if (answer.state === 'needs_approval') {
     const progress = answer.approvals;
     const count = progress ? `${progress.received.length} of ${progress.required} approvals` : '';
+    // Under no_self_approval an edited call is the editor's own: kept, but not approved by them.
+    if (options.edited && progress?.received.length === 0) {
+      return 'Your changes are saved; the edited call waits for another member to approve it (your own approval does not count for a call whose input you wrote).';
+    }
     const which = options.edited ? ' of the edited call' : '';
     return `Your approval${which} is recorded${count ? ` (${count})` : ''}; the call waits for more approvals.`;
   }

@@ -22,8 +22,8 @@ glob, action tag, rule set, application), how many distinct approvals each
 call needs, and no_self_approval. The file is checked here first, then by the
 kernel, which reports every problem with its JSON pointer and changes nothing.
 With --version the replace is refused (stale_digest) if the policy changed
-since you read that version. See docs/approval-policies.md. Needs a member
-credential.
+since you read that version. See docs/approval-policies.md. show needs a
+member credential; set needs an admin's (admin_required otherwise).
 
 ${CONNECTION_HELP}`;
 
