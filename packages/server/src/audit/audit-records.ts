@@ -52,8 +52,9 @@ function pick<T extends object, K extends keyof T>(value: T | null | undefined, 
   return out;
 }
 
+/** Whether a principal is someone who acted: a member, an agent, or the operator at the host's command line. */
 function isPerson(principal: string | null): boolean {
-  return principal !== null && /^(member|agent):/.test(principal);
+  return principal !== null && /^(member|agent|operator):/.test(principal);
 }
 
 function parseDecision(text: string | null): Decision | null {
