@@ -115,11 +115,31 @@ const INDEX_OPTIONS: Record<string, readonly string[]> = {
 };
 
 /**
+ * What `cargo tree` and `cargo metadata` do beyond reading: they resolve the
+ * dependency graph, so they write `Cargo.lock` when it is missing or stale
+ * (not with `--locked` or `--frozen`) and fetch the index and the crates the
+ * cache lacks (not with `--offline` or `--frozen`). `metadata --no-deps`
+ * resolves nothing.
+ */
+function cargoResolves(verb: string, args: readonly string[]): ('write' | 'network')[] {
+  if (verb !== 'tree' && verb !== 'metadata') return [];
+  if (hasFlag(args, '--frozen') || (verb === 'metadata' && hasFlag(args, '--no-deps'))) return [];
+  const tags: ('write' | 'network')[] = [];
+  if (!hasFlag(args, '--locked')) tags.push('write');
+  if (!hasFlag(args, '--offline')) tags.push('network');
+  return tags;
+}
+
+/**
  * The tags of a read-only probe (`node --version`, `npm ls`, `pip show x`,
  * `cargo tree`, `go env`, `brew list`): `read`, plus `network` when it asks
- * a registry. Null when the command is no probe this table knows.
+ * a registry, and `write` when it may write a lock file ({@link cargoResolves}).
+ * Null when the command is no probe this table knows.
  */
-export function probeTags(program: string, args: readonly string[]): ('read' | 'network')[] | null {
+export function probeTags(
+  program: string,
+  args: readonly string[],
+): ('read' | 'write' | 'network')[] | null {
   if (args.length === 0) return null;
   const probes =
     PROBES.get(program) ??
@@ -139,8 +159,12 @@ export function probeTags(program: string, args: readonly string[]): ('read' | '
       : parts.every((part, index) => args[verb + index]?.toLowerCase() === part);
     if (!matches) continue;
     const canonical = SAME_AS_NAMES.get(program) ?? program;
-    const asksIndex = hasFlag(args, ...(INDEX_OPTIONS[canonical] ?? []));
-    return asksIndex && !tags.includes('network') ? [...tags, 'network'] : [...tags];
+    const found = new Set<'read' | 'write' | 'network'>(tags);
+    if (hasFlag(args, ...(INDEX_OPTIONS[canonical] ?? []))) found.add('network');
+    if (canonical === 'cargo' && !option) {
+      for (const tag of cargoResolves(parts[0]!, args)) found.add(tag);
+    }
+    return [...found];
   }
   return null;
 }
