@@ -4,6 +4,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ProblemDetail } from '../../errors.js';
 import {
+  CHECK_BUDGET,
   inputValuesAllowed,
   inputValuesUpTo,
   REPORT_ALL_BUDGET,
@@ -11,6 +12,7 @@ import {
   schemaSizeProblem,
   schemaValues,
 } from './schema-cost.js';
+import { expandedSchemaCost, nestingDepth } from './schema-expansion.js';
 import { costlyPatternProblem, linearRegExp, linearRegExpProblem } from './schema-regexp.js';
 
 /**
@@ -61,6 +63,8 @@ interface CompiledSchema {
   readonly values: number;
   readonly decide: ValidateFunction;
   listAll?: ValidateFunction;
+  /** Its {@link expandedSchemaCost} by the input's nesting depth, as calls needed them. */
+  readonly costByDepth: number[];
 }
 
 /**
@@ -149,6 +153,7 @@ function validatorFor(
         schema,
         values,
         decide: compileSchema(schema, false),
+        costByDepth: [],
       };
     } catch (error) {
       found = (error as Error).message;
@@ -196,6 +201,23 @@ export function inputSchemaProblems(
       `the input is too large to check against the schema of ${entry.name}: it has more than ` +
       `${allowed} JSON values, the most a schema of ${validate.values} values is applied to; ` +
       'send a smaller input'
+    );
+  }
+  const depth = nestingDepth(input);
+  let applied: number;
+  try {
+    validate.costByDepth[depth] ??= expandedSchemaCost(validate.schema, depth, CHECK_BUDGET);
+    applied = validate.costByDepth[depth];
+  } catch (error) {
+    // Counting recurses with the input's nesting, as ajv's code does: past the stack, neither can check it.
+    return `the input could not be checked against the schema of ${entry.name}: ${(error as Error).message}`;
+  }
+  if (applied * inputValues > CHECK_BUDGET) {
+    return (
+      `the input is too costly to check against the schema of ${entry.name}: its $refs apply ` +
+      `some subschemas many times over (${applied > CHECK_BUDGET ? `more than ${CHECK_BUDGET}` : applied} ` +
+      `schema values for an input nesting ${depth} levels deep), or name a subschema the kernel ` +
+      'cannot bound the cost of; send a less nested input, or declare the tool without such references'
     );
   }
   let valid: boolean;
