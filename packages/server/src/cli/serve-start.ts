@@ -110,8 +110,8 @@ export async function startServe(values: ServeFlags): Promise<number> {
     logger.info({ url: airlock.metricsListener.url }, 'metrics listening (no credentials)');
   }
   const local = await ensureLocalWorkspace(airlock.store);
-  // The token commands read the same store: name it when a flag chose it.
-  const storeFlag = printedStoreOption(values);
+  // The token commands must open the same store: name it unless it is the default.
+  const storeFlag = printedStoreOption(settings);
   if (local.created && local.tokens) {
     const ws = `${airlock.url}/api/v1/workspaces/${local.workspaceId}`;
     const lines = [

@@ -1,5 +1,7 @@
 import { shellQuoted } from '@airlock/core';
-import type { ServeFlags } from './serve-args.js';
+
+/** The data directory the commands open when none is named (serve's and theirs alike). */
+const DEFAULT_DATA_DIR = '.airlock';
 
 /** What the printed command shows where the database URL's password goes. */
 const PASSWORD_PLACEHOLDER = '<password>';
@@ -29,16 +31,19 @@ function printedDatabaseUrl(url: string): string {
 
 /**
  * The store option the commands `airlock serve` prints (`token create`) must
- * carry to open the store this kernel serves: `--database-url` when that flag
- * named PostgreSQL (its password shown as `<password>` for the reader to fill
- * in), `--data-dir` when that flag named the directory, nothing when the store
- * came from the environment (DATABASE_URL, AIRLOCK_DATA_DIR), which those
- * commands read the same way. Without it a kernel started with
- * `--database-url` printed a command that opened `./.airlock` instead.
+ * carry to open the store this kernel serves, wherever the setting came from
+ * (a flag, or a variable set on serve's command line alone, as
+ * `DATABASE_URL=… airlock serve` does, which the printed command would not
+ * see): `--database-url` on PostgreSQL (its password shown as `<password>`
+ * for the reader to fill in), `--data-dir` on SQLite outside the default
+ * `./.airlock`, nothing in it. Without it a kernel on PostgreSQL printed a
+ * command that opened `./.airlock` instead.
  */
-export function printedStoreOption(values: Pick<ServeFlags, 'data-dir' | 'database-url'>): string {
-  const databaseUrl = values['database-url'];
-  if (databaseUrl) return ` --database-url ${shellQuoted(printedDatabaseUrl(databaseUrl))}`;
-  const dataDir = values['data-dir'];
-  return dataDir ? ` --data-dir ${shellQuoted(dataDir)}` : '';
+export function printedStoreOption(store: {
+  dataDir: string;
+  databaseUrl: string | undefined;
+}): string {
+  if (store.databaseUrl)
+    return ` --database-url ${shellQuoted(printedDatabaseUrl(store.databaseUrl))}`;
+  return store.dataDir === DEFAULT_DATA_DIR ? '' : ` --data-dir ${shellQuoted(store.dataDir)}`;
 }
