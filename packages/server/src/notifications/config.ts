@@ -8,6 +8,7 @@ import {
   type SecretValue,
   secretOf,
 } from './secrets.js';
+import { refusedTarget } from './target-address.js';
 
 /**
  * Notification channels and their routing, as configuration (issue 27): a
@@ -46,6 +47,12 @@ const HttpUrl = z.url({ protocol: /^https?$/ }).refine(
   },
 );
 
+/** A URL the kernel itself sends to: never a link-local address (target-address.ts). */
+const ReceiverUrl = HttpUrl.superRefine((url, ctx) => {
+  const refused = refusedTarget(url);
+  if (refused) ctx.addIssue({ code: 'custom', message: refused });
+});
+
 /**
  * Whether a URL that carries a credential (the Slack bot token) keeps it out of clear text:
  * https, or http only to this machine (a test server, a local relay).
@@ -78,7 +85,7 @@ const Common = {
 const WebhookChannel = z.strictObject({
   ...Common,
   kind: z.literal('webhook'),
-  url: HttpUrl,
+  url: ReceiverUrl,
   /** Every secret signs (rotation: add the new one, then remove the old). */
   secrets: z.array(Secret).min(1).max(5),
 });
@@ -90,7 +97,7 @@ const SlackChannel = z.strictObject({
   signing_secret: Secret,
   channel: z.string().min(1),
   /** Slack's Web API base URL; default https://slack.com/api/. https, or http to a loopback host. */
-  api_url: HttpUrl.refine(isPrivateTransport, {
+  api_url: ReceiverUrl.refine(isPrivateTransport, {
     message:
       'api_url is sent the bot token: it is https, or http only to a loopback host (127.0.0.1, ::1, localhost)',
   }).optional(),

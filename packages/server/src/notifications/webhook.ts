@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookChannelConfig } from './config.js';
+import { checkResolvedTarget, type Resolve } from './target-address.js';
 
 /**
  * Webhooks per the Standard Webhooks specification: the body is signed with
@@ -70,15 +71,18 @@ async function discardAnswer(response: Response): Promise<void> {
 }
 
 /**
- * POSTs one notice to a webhook channel.
- * @throws Error when the receiver cannot be reached or answers other than 2xx.
+ * POSTs one notice to a webhook channel (`resolve`, the host name lookup, is for tests).
+ * @throws Error when the receiver cannot be reached, resolves to a link-local address or
+ *   answers other than 2xx.
  */
 export async function sendWebhook(
   channel: WebhookChannelConfig,
   delivery: { id: string; payload: string },
-  attempt: { now: number; signal?: AbortSignal | undefined },
+  attempt: { now: number; signal?: AbortSignal | undefined; resolve?: Resolve | undefined },
 ): Promise<void> {
   const { now } = attempt;
+  // A name that resolves where the cloud metadata service answers is never posted to.
+  await checkResolvedTarget(channel.url, attempt.resolve);
   const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
   const headers = signWebhook(
     channel.secrets.map((secret) => secret.value),
