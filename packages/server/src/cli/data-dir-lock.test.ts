@@ -56,6 +56,11 @@ describe('airlock serve holds its data directory', { timeout: 180_000 }, () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/EADDRINUSE/);
     expect(failed.stderr).toContain('pick another port with --port N');
+    // The exit code serve --help gives for it.
+    const help = await runCli(['serve', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'any other failed start (a port another process listens on, a store it cannot reach), with exit 1',
+    );
     expect(existsSync(join(other, 'kernel.lock'))).toBe(false);
     // Nothing holds it now: a restore goes ahead.
     const restored = await runCli(['restore', backup, '--data-dir', other]);

@@ -70,10 +70,12 @@ Options:
 Durations take their unit: ms, s, m, h or d. Flags win over the environment;
 an empty variable counts as unset. A value a setting cannot take stops serve
 with exit 2 before anything opens; a data directory another live kernel
-serves (its kernel.lock), with exit 3.
+serves (its kernel.lock), with exit 3; any other failed start (a port another
+process listens on, a store it cannot reach), with exit 1.
 
 On first start it creates a local workspace, prints an agent, an executor and
-a member token (shown once), and starts a demo run that parks one call.
+a member token (shown once) with the export line that hands them to the
+operator commands, and starts a demo run that parks one call.
 The openai provider reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL.
 `;
 
