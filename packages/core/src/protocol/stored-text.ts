@@ -19,6 +19,24 @@ export function personText(schema: z.ZodString): z.ZodString {
   });
 }
 
+/** A control character (C0, DEL, C1): a tab, a line break, an escape. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A credential's label: the name a member is shown under, on one line, on
+ * decisions, the inbox, the CLI's tables and Slack and email notices. As
+ * {@link personText}, and refused with a control character, with which a
+ * name could fake a table's column or a notice's next line ("Ana\nApproved
+ * by Bo"). Characters that change how text reads without showing (U+202E)
+ * are kept, and shown as marks wherever a label is shown.
+ */
+export function labelText(schema: z.ZodString): z.ZodString {
+  return personText(schema).refine((text) => !CONTROL_CHARACTER.test(text), {
+    message:
+      'a label is one line of text: it holds a control character (a tab, a line break, an escape)',
+  });
+}
+
 /**
  * A name or an id a model or an agent gives, kept as text (a tool's name, a
  * call's id): refused with NUL (PostgreSQL cannot store it) or a lone

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
@@ -68,8 +69,8 @@ describe('airlock token', { timeout: 60_000 }, () => {
     expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
   });
 
-  it('list escapes a tab in a label, which would fake a column', async () => {
-    const created = await airlock([
+  it('create refuses a label with a tab, and list escapes one an older store kept', async () => {
+    const refused = await airlock([
       'token',
       'create',
       '--kind',
@@ -77,7 +78,17 @@ describe('airlock token', { timeout: 60_000 }, () => {
       '--label',
       'a\tactive\tb',
     ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('without a control character');
+    const created = await airlock(['token', 'create', '--kind', 'member', '--label', 'tab-me']);
     expect(created.code, created.stderr).toBe(0);
+    // A store written before labels were one line may hold one with a tab.
+    const file = new SqliteDatabase(join(cwd, '.airlock', 'airlock.sqlite'));
+    try {
+      file.prepare("update credentials set label = ? where label = 'tab-me'").run('a\tactive\tb');
+    } finally {
+      file.close();
+    }
     const listed = await airlock(['token', 'list']);
     const row = listed.stdout.split('\n').find((line) => line.endsWith('b'));
     expect(row?.split('\t').slice(1)).toEqual(['member', 'approver', 'active', 'a\\tactive\\tb']);

@@ -105,7 +105,9 @@ export async function token(argv: string[]): Promise<number> {
   const asked = readVerb(verb, target, values);
   if (typeof asked === 'number') return asked;
   if (asked.verb === 'create' && asked.label !== undefined && !(await labelAccepted(asked.label))) {
-    process.stderr.write('airlock token create: --label must be 1 to 200 characters\n');
+    process.stderr.write(
+      'airlock token create: --label must be 1 to 200 characters on one line, without a control character (a tab, a line break)\n',
+    );
     return 2;
   }
   // The store and the kernel's verbs load only for a command line that can run.

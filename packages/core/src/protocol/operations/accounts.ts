@@ -3,7 +3,7 @@ import { IdSchema, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
 import { operationRoute } from '../routes.js';
-import { personText } from '../stored-text.js';
+import { labelText, personText } from '../stored-text.js';
 import { CredentialKindSchema, MemberRoleSchema } from '../views.js';
 
 /** A credential as listed: never its token. */
@@ -49,7 +49,7 @@ export const createCredentialContract = defineContract({
     kind: CredentialKindSchema,
     agent_application_id: IdSchema.nullable().optional(),
     role: MemberRoleSchema.optional(),
-    label: personText(z.string().min(1).max(200)).optional(),
+    label: labelText(z.string().min(1).max(200)).optional(),
   }),
   output: z.object({
     credential_id: z.string(),
@@ -156,7 +156,7 @@ export const labelCredentialContract = defineContract({
   input: z.strictObject({
     ...WorkspaceParams,
     credential_id: IdSchema,
-    label: personText(z.string().trim().min(1).max(200)),
+    label: labelText(z.string().trim().min(1).max(200)),
   }),
   output: CredentialViewSchema,
   errors: ['credential_not_found', 'label_taken', 'admin_required'],

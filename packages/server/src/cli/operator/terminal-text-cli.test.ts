@@ -80,29 +80,20 @@ describe('human CLI output escapes terminal control sequences', { timeout: 180_0
 
   it('in a table cell, where a tab would fake a column', async () => {
     const fake = 'Ana\tactive\tforged';
+    // A label is one line of text: the kernel refuses a tab in it, changing nothing.
     const made = await d.member.post(`${d.ws}/credentials`, {
       kind: 'member',
       agent_application_id: null,
       label: fake,
     });
+    expect(made.status).toBe(400);
+    expect(JSON.stringify(made.body)).toContain('control character');
     const app = await d.member.post(`${d.ws}/agent_applications`, { name: fake });
     expect(app.status).toBe(201);
-    const tokens = await runOperatorCli(d, ['tokens', 'list']);
-    const row = tokens.stdout.split('\n').find((line) => line.startsWith(made.body.credential_id));
-    expect(row?.split('\t')).toEqual([
-      made.body.credential_id,
-      'member',
-      'approver',
-      'workspace',
-      'active',
-      'Ana\\tactive\\tforged',
-    ]);
     const apps = await runOperatorCli(d, ['apps', 'list']);
     const appRow = apps.stdout.split('\n').find((line) => line.startsWith(app.body.id));
     expect(appRow?.split('\t')).toEqual([app.body.id, 'active', 'Ana\\tactive\\tforged']);
-    const json = await runOperatorCli(d, ['tokens', 'list', '--json']);
-    expect(JSON.parse(json.stdout).credentials.map((c: { label: string }) => c.label)).toContain(
-      fake,
-    );
+    const json = await runOperatorCli(d, ['apps', 'list', '--json']);
+    expect(json.stdout).toContain(JSON.stringify(fake));
   });
 });
