@@ -3,7 +3,8 @@
  * kernel/stage/schema-cost.ts: for each shape that grows ajv's work fastest,
  * sized just under 3,000 JSON values, the time to declare it (the meta-schema
  * check and the compile) and to check the largest input the budget lets
- * through, beside an ordinary ten-property schema and input.
+ * through, beside an ordinary ten-property schema and input; then schemas whose `$ref`s
+ * recurse, on nested inputs (schema-expansion.ts counts them as applied).
  *
  *   pnpm --filter @airlock/server bench:schema-cost
  */
@@ -124,5 +125,33 @@ for (const [name, shape] of Object.entries(SHAPES)) {
       : range(items).map(shape.item);
   measure(name, shape.schema, input, schemaValues(input));
 }
+// References: a recursion applying itself twice per level (refused once the input nests deep
+// enough to cost), and a tree recursing once per level, at the deepest input a model may send.
+const doubling = {
+  anyOf: [{ allOf: [{ items: { $ref: '#' } }, false] }, { items: { $ref: '#' } }],
+};
+const nestedArrays = (depth: number) => {
+  let value: unknown = [];
+  for (let level = 1; level < depth; level++) value = [value];
+  return value;
+};
+for (const depth of [8, 40]) {
+  measure(`recursion doubling, depth ${depth}`, doubling, nestedArrays(depth), depth);
+}
+const tree = {
+  $ref: '#/$defs/node',
+  $defs: {
+    node: {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        children: { type: 'array', items: { $ref: '#/$defs/node' } },
+      },
+    },
+  },
+};
+let node: Record<string, unknown> = { name: 'leaf' };
+for (let level = 0; level < 30; level++) node = { name: `n${level}`, children: [node] };
+measure('recursive tree, depth 61', tree, node, schemaValues(node));
 const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
 for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
