@@ -1,6 +1,6 @@
 import type { CableMessage } from '@airlock/core';
-import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
 import { AirlockError, ConnectionError } from './errors.js';
+import { cableUrl } from './executor/cable-url.js';
 import { claimOf, claimOfNext } from './executor/claim-answer.js';
 import { claimGroups } from './executor/claim-groups.js';
 import { commitOutcome } from './executor/commit.js';
@@ -19,7 +19,6 @@ import { isPosition } from './internal/frames.js';
 import { nextTurn } from './internal/next-turn.js';
 import { createOperations } from './internal/operations.js';
 import { LiveSocket } from './internal/socket.js';
-import { baseUrl, type ConnectionOptions } from './internal/transport.js';
 import type { ClaimView, TaskView } from './views.js';
 
 export { ToolError };
@@ -226,12 +225,18 @@ export function createExecutor(options: ExecutorOptions): Executor {
           task,
         );
       }
+      // A handler that returned before close({abort}) ran its tool: its outcome commits, not released.
       const ran =
         handBack || lapsed
           ? null
-          : await Promise.race([execute(task, controller.signal, claim), abandoned]);
+          : await Promise.race([
+              execute(task, controller.signal, claim).then((done) =>
+                closed.signal.aborted ? null : done,
+              ),
+              abandoned,
+            ]);
       if (lost) return null;
-      if (ran === null || closed.signal.aborted) {
+      if (ran === null) {
         await lease.release();
         return null;
       }
@@ -387,13 +392,4 @@ export function createExecutor(options: ExecutorOptions): Executor {
       clearTimeout(timer);
     },
   };
-}
-
-/** The cable URL; a first connection starts at the head, since the executor drains its inbox on `ready` anyway. */
-function cableUrl(options: ConnectionOptions, after: number): string {
-  const url = new URL(`${baseUrl(options.url)}${EXECUTOR_CABLE_PATH}`);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('after', after === 0 ? 'latest' : String(after));
-  url.searchParams.set('access_token', options.token);
-  return url.toString();
 }

@@ -54,7 +54,10 @@ export interface CommitOptions {
   /** The claim's lease, heartbeated meanwhile. */
   lease: Pick<Lease, 'mayHold' | 'leftWhileHeld' | 'heldUntil'>;
   leaseMs: number;
-  /** Aborted when the executor closes with `abort`: nothing more is sent. */
+  /**
+   * Aborted when the executor closes with `abort`: no retry is sent or waited for (the first
+   * attempt, and the failure that replaces an outcome the kernel refused as such, still are).
+   */
   signal: AbortSignal;
   /** Told when the outcome is given up on and the failure `result_undeliverable` is committed instead. */
   onUndeliverable: (error: Error) => void;
@@ -71,7 +74,7 @@ export interface CommitOptions {
  * tried for one more lease. A retry the kernel refuses with `lease_lost`
  * saying the row holds an outcome committed with this claim means an
  * earlier attempt landed: the row is answered as this executor sent it.
- * @returns the row as committed, or null when the signal aborted first.
+ * @returns the row as committed, or null when the signal aborted before a retry.
  * @throws LeaseLostError when the claim no longer holds the row; the last
  * error when the lease lapsed while the kernel could not be reached, or when
  * not even the failure could be delivered (the lease then lapses and the row
@@ -88,7 +91,6 @@ export async function commitOutcome(options: CommitOptions): Promise<TaskView | 
   let slowFailures = 0;
   let giveUpAt = performance.now() + RETRY_WINDOW_LEASES * options.leaseMs;
   for (let attempt = 0; ; attempt++) {
-    if (signal.aborted) return null;
     try {
       return await operations.executor.commit.mutate({ ...address, ...outcome });
     } catch (error) {
@@ -101,6 +103,7 @@ export async function commitOutcome(options: CommitOptions): Promise<TaskView | 
         continue;
       }
       if (!retryable(error)) throw error;
+      if (signal.aborted) return null;
       unanswered.push(outcome);
       if (isAirlockError(error) && error.code === 'internal' && (error.status ?? 500) < 502) {
         internalFailures++;
@@ -119,6 +122,7 @@ export async function commitOutcome(options: CommitOptions): Promise<TaskView | 
         continue;
       }
       await pause(backoff(attempt), signal);
+      if (signal.aborted) return null;
     }
   }
 }
