@@ -6,6 +6,7 @@ import { outputTags } from './output-files.js';
 import { installsPackages, publishesPackages, withdrawsPackages } from './package-managers.js';
 import type { ActionTag } from './tags.js';
 import { tarListTags } from './tar-listing.js';
+import { terraformTags } from './terraform-verbs.js';
 
 const READ = new Set(
   [
@@ -152,6 +153,7 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
     tags.add('unknown');
   }
   if (program === 'crontab') crontabTags(args, tags);
+  if (program === 'terraform' || program === 'tofu') terraformTags(args, tags);
   if (program === 'atrm') tags.add('delete');
 }
 
