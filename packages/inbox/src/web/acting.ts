@@ -1,9 +1,11 @@
 import { refusalWords } from './refusal-words.js';
+import { endSessionOnVerb } from './session-end.js';
 
 /**
  * Runs a verb from a card or a story row: its controls are disabled
  * meanwhile, and a refusal is shown in words in the container's `.message`
- * line, with the focus given back to where it was.
+ * line, with the focus given back to where it was. A verb refused for
+ * its token (401) ends the session instead: see {@link endSessionOnVerb}.
  */
 export function act(container: HTMLElement, work: () => Promise<void>): void {
   const controls = [
@@ -23,6 +25,7 @@ export function act(container: HTMLElement, work: () => Promise<void>): void {
   message.textContent = '';
   work()
     .catch((error: unknown) => {
+      if (endSessionOnVerb(error)) return;
       for (const control of controls) control.disabled = false;
       message.textContent = refusalWords(error);
       if (hadFocus && focused.isConnected) focused.focus();

@@ -3,6 +3,7 @@ import { approvedWords, decidedElsewhere, goesAhead } from './card-verbs.js';
 import { h } from './dom.js';
 import { summaryOf } from './list-row.js';
 import { refusalWords } from './refusal-words.js';
+import { endSessionOnVerb } from './session-end.js';
 
 /** What the bulk bar needs from the list. */
 export interface BulkHost {
@@ -165,6 +166,8 @@ export class BulkBar {
         this.host.settled(decision, null);
         return ['elsewhere', 'decided elsewhere first'];
       }
+      // A token refused mid-bulk ends the session: the list goes with it.
+      endSessionOnVerb(error);
       return ['refused', refusalWords(error)];
     }
   }

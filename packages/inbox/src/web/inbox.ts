@@ -1,10 +1,4 @@
-import {
-  type Decision,
-  isForbiddenError,
-  isUnauthorizedError,
-  type SocketStatus,
-  type Workspace,
-} from '@airlock/sdk';
+import type { Decision, SocketStatus, Workspace } from '@airlock/sdk';
 import { AfterLines } from './after-lines.js';
 import { Attention } from './attention.js';
 import { BulkBar } from './bulk.js';
@@ -19,6 +13,7 @@ import { type AfterRemove, OpenCall } from './open-call.js';
 import type { Order } from './order.js';
 import { decisionKey } from './render.js';
 import { RowReads } from './row-reads.js';
+import { endsSession } from './session-end.js';
 import { type Entry, sameWaiting, WaitingList } from './waiting-list.js';
 import { WaitingPages } from './waiting-pages.js';
 import { followWaiting } from './workspace-feed.js';
@@ -358,7 +353,7 @@ export class InboxView {
   }
 
   private readonly fail = (error: unknown): void => {
-    if (isUnauthorizedError(error) || isForbiddenError(error)) {
+    if (endsSession(error)) {
       this.stop();
       this.callbacks.onSignedOut(error.detail);
       return;

@@ -1,14 +1,10 @@
-import {
-  createClient,
-  isConnectionError,
-  isForbiddenError,
-  isUnauthorizedError,
-} from '@airlock/sdk';
+import { createClient, isConnectionError } from '@airlock/sdk';
 import { h } from './dom.js';
 import { InboxView } from './inbox.js';
 import { PrincipalNames } from './principal-names.js';
 import { RecentDecisionsView } from './recent-view.js';
 import { RunStoryView } from './run-view.js';
+import { endsSession, onSessionEnd } from './session-end.js';
 import './styles.css';
 
 const STORAGE_KEY = 'airlock.inbox.session';
@@ -84,10 +80,9 @@ function showSignIn(message = ''): void {
     };
     note.textContent = 'Signing in…';
     void open(session, { signingIn: true }).catch((error: unknown) => {
-      note.textContent =
-        isUnauthorizedError(error) || isForbiddenError(error)
-          ? `Refused: ${error.detail}`
-          : `Cannot reach the kernel: ${(error as Error).message}`;
+      note.textContent = endsSession(error)
+        ? `Refused: ${error.detail}`
+        : `Cannot reach the kernel: ${(error as Error).message}`;
     });
   });
   app.replaceChildren(form);
@@ -118,11 +113,6 @@ function runIdOf(linked: string): string {
   } catch {
     return linked;
   }
-}
-
-/** Whether an error ends the session: the kernel refused the token. */
-function endsSession(error: unknown): error is { detail: string } {
-  return isUnauthorizedError(error) || isForbiddenError(error);
 }
 
 /** A page that could not open, said inside the signed-in frame (the session goes on). */
@@ -192,6 +182,12 @@ window.addEventListener('hashchange', () => {
     if (endsSession(error)) signOut(error.detail);
     else showFailure(content, error);
   });
+});
+
+// Any page's read or verb refused for its token ends the session the same way.
+// Once: a page told twice (its feed and a verb both refused) leaves one sign-in form.
+onSessionEnd((reason) => {
+  if (signedIn) signOut(reason);
 });
 
 const saved = readSession();

@@ -13,6 +13,7 @@ import { callLine } from './format.js';
 import { sameJson } from './input-changes.js';
 import type { PrincipalNames } from './principal-names.js';
 import { rowActions } from './row-actions.js';
+import { endSessionOn } from './session-end.js';
 import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
 import { UnsentNote } from './unsent-note.js';
 
@@ -152,10 +153,17 @@ export class RunStoryView {
       const feed = this.handle.feed({ after: 0, signal: this.controller.signal });
       for await (const event of feed) this.onEvent(event);
     } catch (error) {
-      if (!this.controller.signal.aborted) {
+      if (!this.controller.signal.aborted && !this.endedOn(error)) {
         this.summary.textContent = `The run's feed failed: ${(error as Error).message}`;
       }
     }
+  }
+
+  /** A read refused for the token: the feed stops and the session ends (no stale Approve stays). */
+  private endedOn(error: unknown): boolean {
+    if (!endSessionOn(error)) return false;
+    this.stop();
+    return true;
   }
 
   private onEvent(event: FeedEvent): void {
@@ -181,6 +189,7 @@ export class RunStoryView {
         await this.refresh();
       } while (this.again);
     } catch (error) {
+      if (this.endedOn(error)) return;
       this.summary.textContent = `Cannot read the run: ${(error as Error).message}`;
     } finally {
       this.refreshing = false;

@@ -1,0 +1,107 @@
+import { createCredential } from '@airlock/server';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSkipReason } from '../support/browser.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
+import { useInboxFixture } from './inbox-fixture.js';
+
+/** A session whose token is revoked while a page is open. */
+describe.skipIf(browserSkipReason !== null)(
+  'the web inbox in headless Chromium: a session that ends mid-use',
+  { timeout: 90_000 },
+  () => {
+    const f = useInboxFixture();
+
+    /** A second member's token, signed in on a page at `path`; answers a revoke of it. */
+    async function signedInAs(label: string, path: string, before?: (page: Page) => Promise<void>) {
+      const made = await createCredential(f.kernel.airlock.store, {
+        workspaceId: f.kernel.workspace.id,
+        kind: 'member',
+        label,
+      });
+      const page = await f.openSignedIn(path, undefined, undefined, async (opened) => {
+        await opened.addInitScript(
+          (session) => sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session)),
+          { workspaceId: f.kernel.workspace.id, token: made.token },
+        );
+        await before?.(opened);
+      });
+      const revoke = async () => {
+        const response = await fetch(
+          `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/credentials/${made.credential.credential_id}/revoke`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${f.kernel.workspace.tokens.member}` },
+          },
+        );
+        expect(response.status).toBeLessThan(300);
+      };
+      return { page, revoke };
+    }
+
+    /** Chromium logs each 401 the page received; those are expected here, nothing else is. */
+    function only401s() {
+      const errors = f.consoleErrors.splice(0);
+      expect(errors.filter((text) => !text.includes('401'))).toEqual([]);
+    }
+
+    /** A run whose one bash call waits for a person. */
+    async function parkedRun(command: string) {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'bash', input: { command } }] },
+          { final: 'done', expect: 'removed' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+      );
+      return run;
+    }
+
+    it("a run story's feed refused for a revoked token signs out instead of leaving Approve live", async () => {
+      const run = await parkedRun('make clean');
+      const { page, revoke } = await signedInAs('Story Reader', `#/runs/${run.id}`);
+      const row = page.locator('.run-view .row[data-task="t1"]');
+      await row.getByRole('button', { name: /^Approve/ }).waitFor();
+      await revoke();
+      const form = page.locator('form.sign-in');
+      await form.waitFor();
+      expect(await form.locator('.message').textContent()).toMatch(/revoked/);
+      expect(await page.locator('.run-view').count()).toBe(0);
+      expect((await f.ws.runs.run(run.id).task('t1')).state).toBe('needs_approval');
+      only401s();
+    });
+
+    it('an Approve refused for a token that stopped working signs out, and the call still waits', async () => {
+      const run = await parkedRun('make dist');
+      // Once muted, the page's feed hears nothing more (no event, no close), so the verb is
+      // what meets the refusal.
+      let muted = false;
+      const { page, revoke } = await signedInAs('Story Approver', `#/runs/${run.id}`, (opened) =>
+        opened.routeWebSocket(
+          () => true,
+          (socket: WebSocketRoute) => {
+            const server = socket.connectToServer();
+            server.onMessage((message) => {
+              if (!muted) socket.send(message);
+            });
+            socket.onMessage((message) => server.send(message));
+          },
+        ),
+      );
+      const approve = page.locator('.run-view .row[data-task="t1"]').getByRole('button', {
+        name: /^Approve/,
+      });
+      await approve.waitFor();
+      muted = true;
+      await revoke();
+      await approve.click();
+      await page.locator('form.sign-in').waitFor();
+      expect(await page.locator('.run-view').count()).toBe(0);
+      expect(await page.locator('form.sign-in .message').textContent()).toMatch(/revoked/);
+      expect((await f.ws.runs.run(run.id).task('t1')).state).toBe('needs_approval');
+      only401s();
+    });
+  },
+);
