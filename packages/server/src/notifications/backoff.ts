@@ -8,6 +8,14 @@ export interface Backoff {
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 1000, capMs: 15 * 60 * 1000 };
 
 /**
+ * Attempts before a delivery is dead-lettered, unless its channel says. With the default
+ * backoff its retries span 1.75 to 3.5 hours (ten doublings to the 15-minute cap, then
+ * steps of the cap), so a receiver down for a deploy or a short outage still gets every
+ * notice; a park waits 24 h for its person. (Eight attempts gave up after about two minutes.)
+ */
+export const DEFAULT_MAX_ATTEMPTS = 24;
+
+/**
  * The wait before the next attempt after `attempts` failed ones: the
  * exponential step, then a uniform draw in its upper half ("equal jitter"),
  * so that receivers that failed together are not retried together.

@@ -78,7 +78,7 @@ const Common = {
   name: Name,
   workspace: z.string().min(1),
   when: When.optional(),
-  /** Attempts before a delivery is dead-lettered; default 8. */
+  /** Attempts before a delivery is dead-lettered; default 24 (backoff.ts). */
   max_attempts: z.number().int().min(1).max(50).optional(),
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingEvent } from '../store/store.js';
-import { retryDelayMs } from './backoff.js';
+import { DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS, retryDelayMs } from './backoff.js';
 import { parseNotificationsConfig } from './config.js';
 import { channelWants, notifyingEventOf } from './routing.js';
 
@@ -98,5 +98,20 @@ describe('notification routing', () => {
     expect(retryDelayMs(3, backoff, () => 1)).toBe(4000);
     expect(retryDelayMs(10, backoff, () => 1)).toBe(8000);
     expect(retryDelayMs(10, backoff, () => 0)).toBe(4000);
+  });
+
+  it('with the defaults, keeps retrying a receiver that is down for an hour before the dead letter', () => {
+    // The shortest waits jitter can draw between the first attempt and the last.
+    let window = 0;
+    for (let attempts = 1; attempts < DEFAULT_MAX_ATTEMPTS; attempts += 1) {
+      window += retryDelayMs(attempts, DEFAULT_BACKOFF, () => 0);
+    }
+    expect(window).toBeGreaterThan(60 * 60 * 1000);
+    // And gives up well within a park's 24 hours, so a dead letter still tells someone in time.
+    let longest = 0;
+    for (let attempts = 1; attempts < DEFAULT_MAX_ATTEMPTS; attempts += 1) {
+      longest += retryDelayMs(attempts, DEFAULT_BACKOFF, () => 1);
+    }
+    expect(longest).toBeLessThan(6 * 60 * 60 * 1000);
   });
 });

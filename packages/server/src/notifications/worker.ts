@@ -8,7 +8,7 @@ import {
   markDelivered,
 } from '../store/notifications.js';
 import type { Store } from '../store/store.js';
-import { type Backoff, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
+import { type Backoff, DEFAULT_BACKOFF, DEFAULT_MAX_ATTEMPTS, retryDelayMs } from './backoff.js';
 import type { ChannelSenders, SentRef } from './channel-senders.js';
 import {
   earlierMessage,
@@ -29,7 +29,7 @@ export interface DeliveryWorkerOptions {
   /** How long a claimed delivery is this worker's; default 60 s. */
   leaseMs?: number | undefined;
   backoff?: Backoff | undefined;
-  /** Attempts before a delivery is dead-lettered, unless its channel says; default 8. */
+  /** Attempts before a delivery is dead-lettered, unless its channel says; default 24 (backoff.ts). */
   maxAttempts?: number | undefined;
   /** How long stop() waits for sends in flight before it cuts them short; default 5 s. */
   stopGraceMs?: number | undefined;
@@ -294,7 +294,7 @@ export class DeliveryWorker {
       return;
     }
     const channel = senders.channelOf(delivery);
-    const max = channel?.max_attempts ?? this.options.maxAttempts ?? 8;
+    const max = channel?.max_attempts ?? this.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     // A send cut short by a shutdown is no fault of the receiver: due again at once, never dead.
     const dead = !stopping && attempts >= max;
     const retryAt = dead
