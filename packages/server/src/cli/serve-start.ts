@@ -20,6 +20,7 @@ import {
   ServeUsageError,
 } from './serve-options.js';
 import { printedStoreOption } from './serve-store-option.js';
+import { storeUnreachableLine } from './serve-store-unreachable.js';
 import { listenForStop } from './stop-signal.js';
 
 /** An exact `ls` is granted; a prefix glob (`ls*`) would also grant `ls; rm -r build`. */
@@ -28,6 +29,9 @@ const DEMO_RULES = [
   { tool: 'bash', path: 'command', match: 'ls -la', verdict: 'allow' },
   { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
 ];
+
+/** What a start that could not reach its PostgreSQL store resolves with (it exits 1). */
+const STORE_UNREACHABLE = Symbol('store unreachable');
 
 /** The exit code of a serve refused because another live kernel serves its data directory. */
 export const DATA_DIR_IN_USE_EXIT = 3;
@@ -94,7 +98,13 @@ export async function startServe(values: ServeFlags): Promise<number> {
       maxToolCalls: settings.modelMaxCalls,
       allowedBaseUrls: settings.modelBaseUrls,
     },
-  }).catch(refuseHeldDataDir);
+  }).catch((error: unknown) => {
+    const unreachable = storeUnreachableLine(error, settings.databaseUrl);
+    if (unreachable === null) return refuseHeldDataDir(error);
+    process.stderr.write(`${unreachable}\n`);
+    return STORE_UNREACHABLE;
+  });
+  if (airlock === STORE_UNREACHABLE) return 1;
   if (!airlock) return DATA_DIR_IN_USE_EXIT;
   stop.started();
   if (stop.asked) {

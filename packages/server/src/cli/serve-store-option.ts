@@ -13,7 +13,7 @@ const PASSWORD_PLACEHOLDER = '<password>';
  * scrollback or a collected log. A text `URL` cannot read is printed as it is:
  * `serve` refused it before any banner.
  */
-function printedDatabaseUrl(url: string): string {
+export function printedDatabaseUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
