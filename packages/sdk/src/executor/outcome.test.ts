@@ -1,7 +1,8 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resultOutcome, ToolError, thrownOutcome } from './outcome.js';
+import type { TaskView } from '../views.js';
+import { checkedOutcome, resultOutcome, ToolError, thrownOutcome } from './outcome.js';
 
 /** The body the kernel's commit takes (core's contract), for a made-up claim. */
 const commitInput = OPERATION_CONTRACTS['executor.commit'].input;
@@ -79,5 +80,14 @@ describe('executor outcomes', () => {
       expect(outcome).toMatchObject({ outcome: 'failed', error: { code: 'invalid_result' } });
       expect(commitInput.safeParse({ ...address, ...outcome }).success).toBe(true);
     }
+  });
+
+  it("judges a hook's result against the executor's body limit, as a tool's", () => {
+    const hook = { kind: 'hook', tool_input: { event: 'stop' } } as unknown as TaskView;
+    const answer = { continue: true, feedback: 'x'.repeat(6000) };
+    expect(checkedOutcome(hook, answer, 1024 * 1024).commitsAsIs).toBe(true);
+    const small = checkedOutcome(hook, answer, 8192);
+    expect(small.outcome.outcome).toBe('succeeded');
+    expect(small.commitsAsIs).toBe(false);
   });
 });

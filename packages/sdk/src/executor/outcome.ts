@@ -102,8 +102,11 @@ function notJson(why: string): Ran {
   };
 }
 
-/** A hook's result rides in `structured_content`, once core says it is a valid one. */
-export function hookOutcome(task: TaskView, value: unknown): Ran {
+/**
+ * A hook's result rides in `structured_content`, once core says it is a valid one; whether the
+ * kernel takes it as it is is judged against its body limit `bodyLimit`, as a tool's is.
+ */
+export function hookOutcome(task: TaskView, value: unknown, bodyLimit = DEFAULT_BODY_LIMIT): Ran {
   const event = HookEventSchema.safeParse((task.tool_input as { event?: unknown } | null)?.event);
   if (!event.success) {
     return {
@@ -118,7 +121,7 @@ export function hookOutcome(task: TaskView, value: unknown): Ran {
       .join('; ');
     return { outcome: failed('invalid_hook_result', detail), commitsAsIs: true };
   }
-  return resultOutcome({ structured_content: validated.value });
+  return resultOutcome({ structured_content: validated.value }, bodyLimit);
 }
 
 /**
@@ -131,7 +134,7 @@ export function hookOutcome(task: TaskView, value: unknown): Ran {
 export function checkedOutcome(task: TaskView, value: unknown, bodyLimit: number): Ran {
   const hook = task.kind === 'hook';
   try {
-    return hook ? hookOutcome(task, value) : resultOutcome(value, bodyLimit);
+    return hook ? hookOutcome(task, value, bodyLimit) : resultOutcome(value, bodyLimit);
   } catch (error) {
     return {
       outcome: failed(
