@@ -2,6 +2,7 @@ import { awkTags } from './awk-program.js';
 import { containerVerb } from './container-verbs.js';
 import { contentWriteTags } from './content-writes.js';
 import { hasFlag } from './flags.js';
+import { kubectlConfigTags } from './kubectl-config.js';
 import { outputTags } from './output-files.js';
 import { installsPackages, publishesPackages, withdrawsPackages } from './package-managers.js';
 import type { ActionTag } from './tags.js';
@@ -152,6 +153,7 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
   ) {
     tags.add('unknown');
   }
+  if (program === 'kubectl' || program === 'oc') kubectlConfigTags(args, tags);
   if (program === 'crontab') crontabTags(args, tags);
   if (program === 'terraform' || program === 'tofu') terraformTags(args, tags);
   if (program === 'atrm') tags.add('delete');
