@@ -6,7 +6,8 @@ import { fenceOf } from './access.js';
 import { implement } from './operation.js';
 
 /**
- * GET /api/v1/workspaces/{ws}/runs/{run}/audit: the run's decisions as JSON lines. A run
+ * GET /api/v1/workspaces/{ws}/runs/{run}/audit: the run's decisions as JSON lines, a page
+ * bounded by `limit` and by bytes (see readAudit: empty only at the trail's end). A run
  * retention pruned keeps its decisions for the audit window, so they are read without its row;
  * its application is gone with it, so an agent credential's fence keeps none of them.
  * @throws AirlockError run_not_found when the workspace holds neither the run nor a decision of it.
@@ -27,7 +28,7 @@ export const runAudit = implement(
         throw error;
       },
     );
-    const records = await readAudit(store, {
+    const { records } = await readAudit(store, {
       ...query,
       after: input.after,
       before: input.before ?? null,
@@ -37,7 +38,7 @@ export const runAudit = implement(
     // An empty page of a pruned run is the end of its records, unless it never had one.
     if (!held && records.length === 0) {
       const any = await readAudit(store, { ...query, after: 0, limit: 1 });
-      if (any.length === 0) {
+      if (any.records.length === 0) {
         throw new AirlockError('run_not_found', `no run ${input.run_id} in this workspace`);
       }
     }
@@ -45,11 +46,14 @@ export const runAudit = implement(
   },
 );
 
-/** GET /api/v1/workspaces/{ws}/audit?since=: the workspace's decisions as JSON lines. */
+/**
+ * GET /api/v1/workspaces/{ws}/audit?since=: the workspace's decisions as JSON lines, a page
+ * bounded by `limit` and by bytes (see readAudit: empty only at the trail's end).
+ */
 export const exportAudit = implement(
   OPERATION_CONTRACTS['audit.export'],
   async ({ kernel, principal }, input) => {
-    const records = await readAudit(kernel.context.store, {
+    const { records } = await readAudit(kernel.context.store, {
       workspaceId: principal.workspace_id,
       fence: fenceOf(principal),
       sinceMs: input.since ?? null,

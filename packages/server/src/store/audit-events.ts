@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { EVENT_PAGE_BYTES } from './events.js';
+import { cutPage } from './page-budget.js';
 import { rowLimit } from './row-limit.js';
 import type { RunEventTable, TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -27,6 +29,12 @@ export interface AuditEventQuery {
   /** Which end the page starts from (default oldest). */
   order?: 'oldest' | 'newest' | undefined;
   limit: number;
+  /**
+   * At most this many bytes of event data (default {@link EVENT_PAGE_BYTES}, the
+   * events route's budget): the page stops before the event that would pass it,
+   * but always holds its first event.
+   */
+  maxBytes?: number | undefined;
 }
 
 /** A decision event with what the audit trail reads of its row and its run. */
@@ -37,15 +45,74 @@ export type AuditEventRow = RunEventTable & {
   run_application: string | null;
 };
 
+/** A page of decision events, and whether more follow within its bounds. */
+export interface AuditEventPage {
+  rows: AuditEventRow[];
+  /** True when the page stopped at its row limit or byte budget with events left after it. */
+  more: boolean;
+}
+
+/** Events of at most this many bytes of data come with the read that sizes a page. */
+const SIZED_WITH_DATA_BYTES = 4096;
+
 /**
- * Reads decision events, oldest first or newest first. A row's own success or failure counts
- * only for a hook row (its row's kind, or the kind retention stamped on the
- * event of a pruned run), so that pages come full.
+ * Reads a page of decision events, oldest first or newest first, bounded by rows
+ * and by bytes as the events route's pages are (store/events.ts): one read sizes
+ * the candidate rows and brings the data of the small ones; when the page holds a
+ * larger one, a second read brings the page's rows whole. So a page of large
+ * decisions (an edit carries the whole edited input) never loads past its budget.
+ * @throws RangeError when `limit` or `maxBytes` is not a positive safe integer.
  */
 export async function readAuditEvents(
   store: Store,
   query: AuditEventQuery,
-): Promise<AuditEventRow[]> {
+): Promise<AuditEventPage> {
+  const maxBytes = query.maxBytes ?? EVENT_PAGE_BYTES;
+  // The bounds are checked before the read, not after it.
+  cutPage([], query.limit, maxBytes);
+  const sized = await auditQuery(store, query)
+    .select([
+      'run_events.workspace_id',
+      'run_events.seq',
+      'run_events.run_id',
+      'run_events.task_key',
+      'run_events.type',
+      'run_events.principal',
+      'run_events.created_at',
+    ])
+    .select(sql<number>`octet_length(run_events.data)`.as('bytes'))
+    .select(
+      sql<string | null>`case when octet_length(run_events.data) <= ${sql.lit(
+        SIZED_WITH_DATA_BYTES,
+      )} then run_events.data end`.as('data'),
+    )
+    .limit(rowLimit(query.limit + 1))
+    .execute();
+  const { count, more } = cutPage(
+    sized.map((row) => Number(row.bytes)),
+    query.limit,
+    maxBytes,
+  );
+  const page = sized.slice(0, count);
+  if (page.every((row) => row.data !== null)) {
+    return { rows: page.map(({ bytes: _bytes, ...row }) => ({ ...row, data: row.data! })), more };
+  }
+  // Events are never changed once written: the second read finds the rows the first one sized.
+  const last = page[page.length - 1]!.seq;
+  const rows = await auditQuery(store, query)
+    .selectAll('run_events')
+    .where('run_events.seq', query.order === 'newest' ? '>=' : '<=', last)
+    .limit(rowLimit(query.limit))
+    .execute();
+  return { rows, more };
+}
+
+/**
+ * The decision events a page reads from, with their task row and run, in page order. A row's
+ * own success or failure counts only for a hook row (its row's kind, or the kind retention
+ * stamped on the event of a pruned run), so that pages come full.
+ */
+function auditQuery(store: Store, query: AuditEventQuery) {
   const fence = query.fence;
   return store[SQL].db
     .selectFrom('run_events')
@@ -55,7 +122,6 @@ export async function readAuditEvents(
         .onRef('tasks.key', '=', 'run_events.task_key'),
     )
     .leftJoin('runs', 'runs.id', 'run_events.run_id')
-    .selectAll('run_events')
     .select([
       'tasks.kind as task_kind',
       'tasks.tool_name as task_tool_name',
@@ -86,7 +152,5 @@ export async function readAuditEvents(
           )
         : qb.where('runs.agent_application_id', '=', fence!.applicationId),
     )
-    .orderBy('run_events.seq', query.order === 'newest' ? 'desc' : 'asc')
-    .limit(rowLimit(query.limit))
-    .execute();
+    .orderBy('run_events.seq', query.order === 'newest' ? 'desc' : 'asc');
 }

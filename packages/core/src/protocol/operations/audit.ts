@@ -4,7 +4,18 @@ import { AfterSchema, RunParams, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { operationRoute } from '../routes.js';
 
-const AuditOutput = z.object({ records: z.array(AuditRecordSchema) });
+/**
+ * A page stops at `limit` records or at the kernel's byte budget (4 MiB of stored decisions,
+ * the events route's), whichever comes first, and is never empty while records follow: a short
+ * page is not the end of the trail, an empty one is.
+ */
+const AuditOutput = z.object({
+  records: z
+    .array(AuditRecordSchema)
+    .describe(
+      'At most limit records and about 4 MiB (one larger record comes alone); a page may hold fewer than limit records and still be followed by more: page on from the last seq until an empty page.',
+    ),
+});
 const AuditLimit = z.number().int().min(1).max(10_000).default(1000);
 
 /**
@@ -26,7 +37,7 @@ const AuditPage = {
 export const runAuditContract = defineContract({
   ...operationRoute('audit.run'),
   summary:
-    "A run's decisions (rule, person, clock, hook, kernel) with principal, layer and rule indices, oldest first or, with `order=newest`, newest first; JSON lines over REST",
+    "A run's decisions (rule, person, clock, hook, kernel) with principal, layer and rule indices, oldest first or, with `order=newest`, newest first; JSON lines over REST. A page holds at most `limit` records and about 4 MiB: only an empty page ends the trail",
   planes: ['agent', 'member'],
   input: z.strictObject({ ...RunParams, ...AuditPage }),
   output: AuditOutput,
@@ -37,7 +48,7 @@ export const runAuditContract = defineContract({
 export const exportAuditContract = defineContract({
   ...operationRoute('audit.export'),
   summary:
-    "The workspace's decisions since a time (epoch ms), between sequence numbers (`after`, `before`), oldest first or, with `order=newest`, newest first; JSON lines over REST",
+    "The workspace's decisions since a time (epoch ms), between sequence numbers (`after`, `before`), oldest first or, with `order=newest`, newest first; JSON lines over REST. A page holds at most `limit` records and about 4 MiB: only an empty page ends the trail",
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,

@@ -12,7 +12,7 @@ import { parseWholeNumber } from './paging.js';
 
 /** `airlock audit --help` */
 export const AUDIT_HELP = `Usage:
-  airlock audit export [--since <time>] [--after <seq>] [--run <run-id>]
+  airlock audit export [--since <time>] [--after <seq>] [--run <run-id>] [--newest]
 
 Writes the workspace's decisions (rule, person, clock, hook, kernel), oldest
 first, as JSON lines on stdout: one object a line with its sequence number,
@@ -23,6 +23,8 @@ of the rules that matched. Needs a member credential.
                    (2026-11-30T12:00:00Z) or an age such as 24h, 30m
   --after <seq>    only decisions after this sequence number (resume an export)
   --run <run-id>   only this run's decisions
+  --newest         newest first, back to --since or --after (an investigation
+                   piped to head); an export to resume later stays oldest first
 
 ${CONNECTION_HELP}`;
 
@@ -53,7 +55,12 @@ export function parseSince(text: string, now: number = Date.now()): number {
 export async function audit(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, 'audit', {
     export: {
-      flags: { since: { type: 'string' }, after: { type: 'string' }, run: { type: 'string' } },
+      flags: {
+        since: { type: 'string' },
+        after: { type: 'string' },
+        run: { type: 'string' },
+        newest: { type: 'boolean' },
+      },
     },
   });
   const [verb] = positionals;
@@ -64,7 +71,7 @@ export async function audit(argv: string[]): Promise<number> {
   if (verb !== 'export') throw new UsageError(unknownVerbLine('audit', verb, ['export']));
   const connection = connectionFrom(values);
   const since = typeof values.since === 'string' ? parseSince(values.since) : null;
-  let after =
+  const after =
     parseWholeNumber(values.after, {
       command: 'airlock audit export',
       flag: '--after',
@@ -89,10 +96,13 @@ export async function audit(argv: string[]): Promise<number> {
     process.env,
     'airlock audit export',
   );
+  const order = values.newest === true ? 'newest' : 'oldest';
   let written = 0;
+  // Where the next page starts: after the last record read (oldest first) or before it (newest).
+  let from: { after: number; before?: number } = { after };
   try {
     for (;;) {
-      const page = { workspace_id, after, limit: PAGE };
+      const page = { workspace_id, ...from, order, limit: PAGE } as const;
       const { records } =
         run === null
           ? await connection.call('audit.export', {
@@ -111,9 +121,11 @@ export async function audit(argv: string[]): Promise<number> {
       if (lines && !process.stdout.write(lines)) await once(process.stdout, 'drain');
       written += kept.length;
       progress.update(`${written} decisions written, ${elapsedSince(startedAt)}`, true);
+      // A page stops at PAGE records or at the kernel's byte budget: a short page is not the
+      // end of the trail, only an empty one is.
       const last = records.at(-1);
-      if (records.length < PAGE || last === undefined) return 0;
-      after = last.seq;
+      if (last === undefined) return 0;
+      from = order === 'newest' ? { after, before: last.seq } : { after: last.seq };
     }
   } finally {
     progress.done();
