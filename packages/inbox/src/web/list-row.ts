@@ -1,7 +1,8 @@
 import { type Decision, shortened, visibleText } from '@airlock/sdk';
 import { approvalsCount } from './approvals-view.js';
+import { relativeTime } from './clock.js';
 import { h } from './dom.js';
-import { ago, callLine } from './format.js';
+import { callLine } from './format.js';
 
 /** What a row of the list does when a person picks or ticks it. */
 export interface RowEvents {
@@ -97,7 +98,8 @@ export function listRow(facts: RowFacts, key: string, events: RowEvents): HTMLLI
         'span',
         { class: 'line-meta' },
         progress === null ? null : h('span', { class: 'row-approvals' }, progress),
-        `${progress === null ? '' : ' · '}${facts.run_id} · ${facts.task_key} · ${ago(facts.created_at)}`,
+        `${progress === null ? '' : ' · '}${facts.run_id} · ${facts.task_key} · `,
+        relativeTime(facts.created_at, 'ago'),
       ),
     ),
   );

@@ -1,4 +1,5 @@
 import { createClient, isConnectionError } from '@airlock/sdk';
+import { keepTimesTrue } from './clock.js';
 import { h } from './dom.js';
 import { InboxView } from './inbox.js';
 import { PrincipalNames } from './principal-names.js';
@@ -189,6 +190,9 @@ window.addEventListener('hashchange', () => {
 onSessionEnd((reason) => {
   if (signedIn) signOut(reason);
 });
+
+// One clock for every page: the relative times drawn stay true while the tab is open.
+keepTimesTrue(app);
 
 const saved = readSession();
 // open() rejects only when the kernel refused the token.

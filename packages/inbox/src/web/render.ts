@@ -2,9 +2,10 @@ import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
 import { visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
 import { approvalsView } from './approvals-view.js';
+import { relativeTime } from './clock.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h, onEnter } from './dom.js';
-import { ago, callLine, commandsOf, inputFields, parkedByMode, ruleText, until } from './format.js';
+import { callLine, commandsOf, inputFields, parkedByMode, ruleText } from './format.js';
 import { hiddenTextWarning } from './hidden-text.js';
 import { inputEditor } from './input-editor.js';
 import { rememberControls } from './remember.js';
@@ -36,8 +37,10 @@ function header(decision: Decision, title: string, badge: string): HTMLElement {
     h(
       'p',
       { class: 'meta' },
-      `run ${decision.run_id} · task ${decision.task_key} · ${ago(created)}`,
-      decision.deadline_at ? ` · expires ${until(decision.deadline_at)}` : '',
+      `run ${decision.run_id} · task ${decision.task_key} · `,
+      relativeTime(created, 'ago'),
+      decision.deadline_at ? ' · expires ' : '',
+      decision.deadline_at ? relativeTime(decision.deadline_at, 'until') : '',
       ' · ',
       h(
         'a',
