@@ -19,6 +19,7 @@ import { lockRun } from '../machines/run-state.js';
 import { TASK_VERBS } from '../machines/task-machine.js';
 import { taskVersion } from '../views.js';
 import { recordApplicationChange, recordCredentialRevoked } from './account-changes.js';
+import { dropRevokedMemberAllows } from './revoked-allows.js';
 
 /** A held row whose addressee was cleared. */
 export interface Readdressed {
@@ -115,6 +116,13 @@ export async function revokeCredentialAndReaddress(
       principal: options.principal,
       credential: { ...credential, credential_id: credential.id },
     });
+    if (credential.kind === 'member') {
+      await dropRevokedMemberAllows(tx, {
+        workspaceId: credential.workspace_id,
+        credentialId: credential.id,
+        principal: options.principal,
+      });
+    }
     const result: Revocation = {
       credential_id: credential.id,
       kind: credential.kind,
