@@ -147,6 +147,8 @@ export class AiSdkAirlock {
   readonly #verdicts = new HeldVerdicts();
   /** The names of the tools this adapter wrapped: the only calls whose approvals `resume` answers. */
   readonly #wrapped = new Set<string>();
+  /** The calls `resume` answered approved whose `execute` has not come yet, by call id. */
+  readonly #approvedUnrun = new Map<string, FrameworkCall>();
   /** The denied approvals `resume` already made sure Airlock holds no longer open, by call id. */
   readonly #settledDenials = new Set<string>();
 
@@ -222,6 +224,7 @@ export class AiSdkAirlock {
    * @throws AirlockRefusal when Airlock does not grant it.
    */
   async #decide(call: FrameworkCall): Promise<CallVerdict> {
+    this.#approvedUnrun.delete(call.callId);
     // A verdict held for the call id is good for the call Airlock checked only: another
     // tool or input under that id (saved messages edited) is refused with call_mismatch.
     let verdict = this.#verdicts.take(call);
@@ -289,6 +292,7 @@ export class AiSdkAirlock {
       // What needsApproval held for the park goes: an approved call's execute asks Airlock (and
       // takes the grant), and the SDK never runs a refused approval's execute.
       this.#verdicts.forget(request.toolCallId);
+      if (verdict.verdict === 'allow') this.#approvedUnrun.set(call.callId, call);
       responses.push({
         type: 'tool-approval-response',
         approvalId: request.approvalId,
@@ -335,10 +339,15 @@ export class AiSdkAirlock {
    * A call Airlock granted that the SDK never executed (its step ended with a
    * finish reason other than `stop` or `tool-calls`, such as `length`) is first
    * recorded as failed, not run: left alone, its row would read as a call that
-   * may have run (`outcome_unknown`).
+   * may have run (`outcome_unknown`). A call `resume` answered approved whose
+   * `execute` never came (the SDK refused the approved input when it checked
+   * it again against the tool's schema, say after a deploy changed it) is
+   * withdrawn, so its grant does not wait for good.
    * @throws AirlockError when the kernel refuses it.
    */
   async finish(text: string): Promise<void> {
+    for (const call of this.#approvedUnrun.values()) await this.session.withdraw(call);
+    this.#approvedUnrun.clear();
     for (const { call, verdict } of this.#verdicts.takeGrants()) {
       await this.session.ran(grantedCall(call, verdict), {
         ok: false,
