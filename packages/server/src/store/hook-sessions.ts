@@ -41,7 +41,9 @@ export async function readHookSession(
 
 /**
  * Opens a hooked session: its conversation and its row, in one transaction.
- * Two first events racing make one session: the loser reads the winner's.
+ * Two first events racing make one session: the loser takes back the
+ * conversation it planted (no empty conversation is left behind) and reads
+ * the winner's.
  */
 export async function openHookSession(
   store: Store,
@@ -59,7 +61,7 @@ export async function openHookSession(
         created_at: now,
       })
       .execute();
-    await tx[SQL].db
+    const opened = await tx[SQL].db
       .insertInto('hook_sessions')
       .values({
         agent_application_id: key.agentApplicationId,
@@ -71,7 +73,10 @@ export async function openHookSession(
         created_at: now,
       })
       .onConflict((oc) => oc.doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(opened.numInsertedOrUpdatedRows ?? 0) === 0) {
+      await tx[SQL].db.deleteFrom('conversations').where('id', '=', conversationId).execute();
+    }
   });
   const row = await readHookSession(store, key);
   if (!row) throw new Error('a hooked session vanished right after it was opened');
