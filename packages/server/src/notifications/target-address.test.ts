@@ -106,4 +106,17 @@ describe('where a notice is never sent', () => {
     );
     expect(receiver.posted.count).toBe(1);
   });
+
+  it('ends an attempt whose name lookup hangs when the attempt is cut, posting nothing', async () => {
+    const receiver = await countingReceiver();
+    const cut = new AbortController();
+    const attempt = sendWebhook(
+      channelTo(`http://hangs.example.internal:${receiver.port}/hook`),
+      { id: 'ntf_1', payload: '{}' },
+      { now: Date.now(), signal: cut.signal, resolve: () => new Promise<string[]>(() => {}) },
+    );
+    cut.abort(new Error('the attempt was cut'));
+    await expect(attempt).rejects.toThrow('the attempt was cut');
+    expect(receiver.posted.count).toBe(0);
+  });
 });

@@ -59,9 +59,14 @@ const systemResolve: Resolve = async (hostname) =>
  * never sends to (a name such as `metadata.google.internal`). A name that does not resolve is
  * left to the request, which fails with its own reason. What the request itself then
  * resolves is not pinned: a name whose answer changes between the two lookups escapes this.
- * @throws Error naming the address when it does.
+ * `signal` ends a lookup that hangs (the attempt's deadline, a stop).
+ * @throws Error naming the address when it does; the signal's reason when it aborts first.
  */
-export async function checkResolvedTarget(url: string, resolve = systemResolve): Promise<void> {
+export async function checkResolvedTarget(
+  url: string,
+  resolve = systemResolve,
+  signal?: AbortSignal | undefined,
+): Promise<void> {
   const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (isIP(hostname) !== 0) {
     if (isRefusedAddress(hostname)) throw refused(hostname);
@@ -69,12 +74,25 @@ export async function checkResolvedTarget(url: string, resolve = systemResolve):
   }
   let addresses: string[];
   try {
-    addresses = await resolve(hostname);
-  } catch {
+    // A lookup sends nothing: one the attempt's cut ends is left to finish on its own.
+    addresses = await untilAborted(resolve(hostname), signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
     return;
   }
   const bad = addresses.find(isRefusedAddress);
   if (bad !== undefined) throw refused(bad);
+}
+
+/** `promise`, or the signal's reason once it aborts first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function refused(address: string): Error {

@@ -82,7 +82,7 @@ export async function sendWebhook(
 ): Promise<void> {
   const { now } = attempt;
   // A name that resolves where the cloud metadata service answers is never posted to.
-  await checkResolvedTarget(channel.url, attempt.resolve);
+  await checkResolvedTarget(channel.url, attempt.resolve, attempt.signal);
   const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
   const headers = signWebhook(
     channel.secrets.map((secret) => secret.value),
