@@ -1,4 +1,5 @@
 import { namesLongOption } from './flags.js';
+import type { ActionTag } from './tags.js';
 
 /** The options a read-only git verb takes: its short letters and its long names. */
 interface VerbOptions {
@@ -100,4 +101,44 @@ export function gitReadsOnly(verb: string, rest: readonly string[]): boolean {
  */
 export function gitStashReads(rest: readonly string[]): boolean {
   return rest[0] === 'list' || rest[0] === 'show';
+}
+
+/** The words of `rest` that are not options; undefined when an option is not one of `known`. */
+function wordsAmong(rest: readonly string[], known: readonly string[]): string[] | undefined {
+  const words: string[] = [];
+  for (const arg of rest) {
+    if (!arg.startsWith('-')) words.push(arg);
+    else if (!known.includes(arg)) return undefined;
+  }
+  return words;
+}
+
+/**
+ * The reading of a git verb whose subcommand only prints: `git remote` (alone,
+ * `-v`, `get-url`), `git remote show` (which asks the remote, `network`,
+ * unless `-n`), `git submodule` (alone or `status`), `git notes` (alone,
+ * `list`, `show`) and `git sparse-checkout list`. Null for any other
+ * subcommand or an option not listed, so the caller's `write` stands.
+ */
+export function gitSubcommandReads(verb: string, rest: readonly string[]): ActionTag[] | null {
+  const known: Record<string, readonly string[]> = {
+    remote: ['-v', '--verbose', '-n', '--push', '--all'],
+    submodule: ['-q', '--quiet', '--cached', '--recursive'],
+    notes: [],
+    'sparse-checkout': [],
+  };
+  const options = known[verb];
+  if (options === undefined) return null;
+  const words = wordsAmong(rest, options);
+  if (words === undefined) return null;
+  const [sub] = words;
+  if (verb === 'remote') {
+    if (sub === undefined || sub === 'get-url') return ['read'];
+    if (sub === 'show') return rest.includes('-n') ? ['read'] : ['read', 'network'];
+    return null;
+  }
+  if (verb === 'submodule' && (sub === undefined || sub === 'status')) return ['read'];
+  if (verb === 'notes' && (sub === undefined || sub === 'list' || sub === 'show')) return ['read'];
+  if (verb === 'sparse-checkout' && sub === 'list') return ['read'];
+  return null;
 }

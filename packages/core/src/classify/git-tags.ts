@@ -1,6 +1,6 @@
 import type { EmbeddedCommands } from './embedded.js';
 import { hasFlag, namesLongOption, optionValues } from './flags.js';
-import { gitReadsOnly, gitStashReads } from './git-read-verbs.js';
+import { gitReadsOnly, gitStashReads, gitSubcommandReads } from './git-read-verbs.js';
 import { branchTags, discardsLocalChanges } from './git-refs.js';
 import type { ActionTag } from './tags.js';
 
@@ -261,7 +261,9 @@ export function gitTags(
   if (verb === 'config') configTags(rest, tags, out);
   else if (verb === 'worktree') worktreeTags(rest, tags);
   else if (gitReadsOnly(verb, rest)) tags.add('read');
-  else if (GIT_READ.has(verb) || (verb === 'stash' && gitStashReads(rest))) {
+  else if (gitSubcommandReads(verb, rest) !== null) {
+    for (const tag of gitSubcommandReads(verb, rest)!) tags.add(tag);
+  } else if (GIT_READ.has(verb) || (verb === 'stash' && gitStashReads(rest))) {
     tags.add('read');
     // `git log --output=FILE` (diff, show, ...) writes its output to a file.
     if (rest.some((arg) => arg === '--output' || arg.startsWith('--output='))) tags.add('write');
