@@ -249,4 +249,19 @@ describe('notification configuration', () => {
       expect(() => parseNotificationsConfig(slack(allowed), {})).not.toThrow();
     }
   });
+
+  it('refuses a public_url with a query or fragment, where a link’s path and token would land', () => {
+    for (const url of [
+      'https://airlock.example.com/?tenant=a',
+      'https://airlock.example.com/?',
+      'https://airlock.example.com/#/',
+    ]) {
+      const problems = problemsOf({ public_url: url, channels: [] });
+      expect(problems.map((p) => [p.code, p.pointer])).toEqual([['invalid_value', '/public_url']]);
+      expect(problems[0]!.message).not.toContain('airlock.example.com');
+    }
+    for (const url of ['https://airlock.example.com', 'https://example.com/airlock/']) {
+      expect(parseNotificationsConfig({ public_url: url, channels: [] }, {}).publicUrl).toBe(url);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { isLoopbackHost, whereJsonBroke } from '@airlock/core';
+import { whereJsonBroke } from '@airlock/core';
 import { z } from 'zod';
+import { PublicUrl, ReceiverUrl, SlackApiUrl } from './config-urls.js';
 import {
   ACTION_LINK_SECRET_MIN_LENGTH,
   isActionLinkSecret,
@@ -8,7 +9,6 @@ import {
   type SecretValue,
   secretOf,
 } from './secrets.js';
-import { refusedTarget } from './target-address.js';
 
 /**
  * Notification channels and their routing, as configuration (issue 27): a
@@ -31,41 +31,6 @@ export type NotifyingEvent = (typeof NOTIFYING_EVENTS)[number];
 
 const Secret = z.union([z.string().min(1), z.strictObject({ env: z.string().min(1) })]);
 const Name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, - and _');
-/** An http(s) URL without a user name or password: those would show wherever the URL is logged. */
-const HttpUrl = z.url({ protocol: /^https?$/ }).refine(
-  (url) => {
-    try {
-      const parsed = new URL(url);
-      return !parsed.username && !parsed.password;
-    } catch {
-      return true; // Not a URL at all: z.url says so.
-    }
-  },
-  {
-    message:
-      'a URL here may not carry a user name or password (it would show in logs and errors); a webhook receiver checks the signature instead',
-  },
-);
-
-/** A URL the kernel itself sends to: never a link-local address (target-address.ts). */
-const ReceiverUrl = HttpUrl.superRefine((url, ctx) => {
-  const refused = refusedTarget(url);
-  if (refused) ctx.addIssue({ code: 'custom', message: refused });
-});
-
-/**
- * Whether a URL that carries a credential (the Slack bot token) keeps it out of clear text:
- * https, or http only to this machine (a test server, a local relay).
- */
-function isPrivateTransport(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || isLoopbackHost(parsed.hostname);
-  } catch {
-    return true; // Not a URL at all: z.url says so.
-  }
-}
-
 const When = z.strictObject({
   events: z.array(z.enum(NOTIFYING_EVENTS)).min(1).optional(),
   applications: z.array(z.string().min(1)).min(1).optional(),
@@ -97,10 +62,7 @@ const SlackChannel = z.strictObject({
   signing_secret: Secret,
   channel: z.string().min(1),
   /** Slack's Web API base URL; default https://slack.com/api/. https, or http to a loopback host. */
-  api_url: ReceiverUrl.refine(isPrivateTransport, {
-    message:
-      'api_url is sent the bot token: it is https, or http only to a loopback host (127.0.0.1, ::1, localhost)',
-  }).optional(),
+  api_url: SlackApiUrl.optional(),
   /** Slack user id -> member credential id: whose decision a button press is. */
   members: z.record(z.string().min(1), z.string().min(1)),
 });
@@ -136,7 +98,7 @@ const Channel = z.discriminatedUnion('kind', [WebhookChannel, SlackChannel, Emai
 
 const ConfigFile = z.strictObject({
   /** Where people reach this kernel (links in messages); default the kernel's own URL. */
-  public_url: HttpUrl.optional(),
+  public_url: PublicUrl.optional(),
   channels: z.array(Channel),
   /** The delivery worker's tuning; the defaults suit most deployments. */
   delivery: z
