@@ -312,20 +312,17 @@ export class AiSdkAirlock {
    * Withdraws in Airlock the parks the application denied itself (a denial it wrote in place
    * of Airlock's decision): the SDK never runs a denied call, so nobody should be asked about
    * it. A denial `resume` wrote from Airlock's own deny has nothing open to withdraw. Each call
-   * is looked at once per adapter; a failure is kept for `flush`.
+   * is settled once per adapter; a failure is kept for `flush` and tried again next time.
    */
   async #withdrawDenied(denied: readonly ApprovalRequestSeen[]): Promise<void> {
     for (const request of denied) {
       if (!this.#answers(request.toolName) || this.#settledDenials.has(request.toolCallId)) {
         continue;
       }
-      this.#settledDenials.add(request.toolCallId);
       this.#verdicts.forget(request.toolCallId);
-      await this.session.withdraw({
-        name: request.toolName,
-        input: request.input,
-        callId: request.toolCallId,
-      });
+      const call = { name: request.toolName, input: request.input, callId: request.toolCallId };
+      // A withdrawal that failed (the kernel out of reach) is tried again by the next resume.
+      if (await this.session.withdraw(call)) this.#settledDenials.add(request.toolCallId);
     }
   }
 
@@ -346,8 +343,10 @@ export class AiSdkAirlock {
    * @throws AirlockError when the kernel refuses it.
    */
   async finish(text: string): Promise<void> {
-    for (const call of this.#approvedUnrun.values()) await this.session.withdraw(call);
-    this.#approvedUnrun.clear();
+    // One whose withdrawal failed stays, for the next finish; flush throws the failure.
+    for (const [callId, call] of this.#approvedUnrun) {
+      if (await this.session.withdraw(call)) this.#approvedUnrun.delete(callId);
+    }
     for (const { call, verdict } of this.#verdicts.takeGrants()) {
       await this.session.ran(grantedCall(call, verdict), {
         ok: false,

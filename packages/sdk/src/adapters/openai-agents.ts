@@ -189,7 +189,10 @@ export class OpenAIAgentsAirlock {
     };
     const verdict = this.#verdicts.take(call);
     if (verdict?.verdict === 'deny') return;
-    if (verdict?.verdict !== 'allow') return this.session.withdraw(call);
+    if (verdict?.verdict !== 'allow') {
+      await this.session.withdraw(call);
+      return;
+    }
     await this.session.ran(grantedCall(call, verdict), {
       ok: false,
       output: `the call did not run: ${refused.why}`,

@@ -173,11 +173,12 @@ export class FrameworkSession {
    * call a person approved whose grant nobody took. Its row is canceled, so no one is asked
    * about, or approves, a call nothing will run. A call Airlock refused, or already granted,
    * has nothing to withdraw. Never throws: a failure is kept for {@link flush}, as a report's is.
+   * @returns true when Airlock holds the call open no longer; false when the withdrawal failed.
    */
-  async withdraw(call: FrameworkCall): Promise<void> {
+  async withdraw(call: FrameworkCall): Promise<boolean> {
     try {
       const open = await this.decided(call);
-      if (open.verdict === 'deny' || open.runId === null || open.taskKey === null) return;
+      if (open.verdict === 'deny' || open.runId === null || open.taskKey === null) return true;
       // The agent credential's own workspace, read once: a cancel names it.
       this.#workspaceId ??= this.#operations.credentials.self
         .query({ workspace_id: OWN_WORKSPACE })
@@ -193,10 +194,12 @@ export class FrameworkSession {
         run_id: open.runId,
         task_key: open.taskKey,
       });
+      return true;
     } catch (error) {
       // Decided (refused, granted) between the look and the cancel: no longer open.
-      if (isAirlockError(error) && error.code === 'task_not_waiting') return;
+      if (isAirlockError(error) && error.code === 'task_not_waiting') return true;
       this.#reportFailure ??= error;
+      return false;
     }
   }
 

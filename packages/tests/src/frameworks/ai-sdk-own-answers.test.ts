@@ -77,4 +77,17 @@ describe('an AI SDK application that answers a park itself', () => {
     const [row] = await (k as FrameworkKernel).tasks(airlock.session.runId as string);
     expect(row).toMatchObject({ tool_name: 'send_email', state: 'canceled' });
   });
+
+  it('a denial of its own while the kernel is down: the next resume withdraws it', async () => {
+    const { airlock, messages } = await parkAndAnswer('own-deny-outage', false);
+    const kernel = (k as FrameworkKernel).kernel;
+    await kernel.stop();
+    await airlock.resume(messages);
+    await expect(airlock.flush()).rejects.toMatchObject({ code: 'connection_failed' });
+    await kernel.start();
+    await airlock.resume(messages);
+    await airlock.flush();
+    const [row] = await (k as FrameworkKernel).tasks(airlock.session.runId as string);
+    expect(row).toMatchObject({ tool_name: 'send_email', state: 'canceled' });
+  });
 });
