@@ -47,6 +47,7 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [['--body-limit=-5'], '--body-limit wants a number of bytes'],
     [['--park-ttl', '24'], '--park-ttl wants a duration'],
     [['--lease', '0s'], '--lease must be between'],
+    [['--lease', '500ms'], '--lease must be between 1s and 1d'],
     [['--idle-timeout', '30d'], '--idle-timeout must be between'],
     [['--log-level', 'loud'], '--log-level wants one of'],
     [['--rate-limit', 'fast'], '--rate-limit wants N/B'],

@@ -63,7 +63,8 @@ const DAY = 86_400_000;
 const TIMER_DAYS = 24 * DAY;
 const BOUNDS: Record<string, DurationBounds> = {
   'park-ttl': { min: 100, max: 365 * DAY },
-  lease: { min: 100, max: DAY },
+  // A claim may ask for 1 s to 1 d (core's LeaseSchema): the default it gets stays in that range.
+  lease: { min: 1000, max: DAY },
   'request-timeout': { min: 100, max: DAY },
   'headers-timeout': { min: 100, max: DAY },
   'idle-timeout': { min: 100, max: TIMER_DAYS },

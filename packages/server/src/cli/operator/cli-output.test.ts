@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_NODE_ARGS } from '../../testing/cli-entry.js';
-import { type Deployment, deploy } from '../../testing/harness.js';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import {
   operatorCliEnv,
   plantCalls,
@@ -26,6 +26,23 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
 
   afterAll(async () => {
     await d?.close();
+  });
+
+  it('says in text why a run failed, as --json does', async () => {
+    const created = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'x',
+      provider: { kind: 'scripted', rounds: [{ final: 'done', expect: 'a word never fed' }] },
+    });
+    expect(created.status).toBe(201);
+    const failed = await waitFor(async () => {
+      const run = (await d.member.get(`${d.ws}/runs/${created.body.id}`)).body;
+      return run.state === 'failed' ? run : null;
+    });
+    const shown = await runOperatorCli(d, ['runs', 'show', created.body.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`  error: ${failed.error.code}: `);
+    expect(failed.error.code).toBe('script_expectation_failed');
   });
 
   it('prints a run of 300 KB as complete JSON into a pipe', async () => {

@@ -80,6 +80,8 @@ export async function runs(argv: string[]): Promise<number> {
       print(connection, { run: shown, tasks: tasks.tasks }, () => [
         runLine(shown),
         ...(shown.final_answer === null ? [] : [`  answer: ${shown.final_answer}`]),
+        // Why a run failed (refused_rounds_exceeded, a provider's refusal), as --json shows it.
+        ...(shown.error ? [`  error: ${shown.error.code}: ${shown.error.detail}`] : []),
         ...tasks.tasks.map(
           (task) =>
             `  ${task.key.padEnd(5)} ${task.state.padEnd(15)} ${task.origin.padEnd(6)} ${task.tool_name}${task.error ? ` (${task.error.code}: ${task.error.detail})` : ''}`,
