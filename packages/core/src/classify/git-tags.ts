@@ -238,6 +238,24 @@ function verbCommands(verb: string, rest: readonly string[], out: EmbeddedComman
   }
 }
 
+/**
+ * `git remote` subcommands that ask the remote (`network`, as `git fetch`):
+ * `update` fetches, `prune` asks which branches it still has (and drops the
+ * remote-tracking ones it lost, as `git fetch --prune` does), `add -f`
+ * fetches and `set-head -a` asks for its HEAD.
+ */
+function remoteTags(rest: readonly string[], tags: Set<ActionTag>): void {
+  const sub = rest.find((arg) => !arg.startsWith('-'));
+  if (
+    sub === 'update' ||
+    sub === 'prune' ||
+    (sub === 'add' && hasFlag(rest, '-f', '--fetch')) ||
+    (sub === 'set-head' && hasFlag(rest, '-a', '--auto'))
+  ) {
+    tags.add('network');
+  }
+}
+
 /** Whether `git -c alias.VERB=...` defines the verb on the line itself (its value is read). */
 function aliasGiven(args: readonly string[], verb: string): boolean {
   const prefix = `alias.${verb.toLowerCase()}=`;
@@ -335,6 +353,7 @@ export function gitTags(
   } else if (verb === 'filter-branch' || verb === 'filter-repo') tags.add('destructive');
   else if (verb !== '') {
     tags.add('write');
+    if (verb === 'remote') remoteTags(rest, tags);
     if (!GIT_COMMANDS.has(verb) && !aliasGiven(args, verb)) {
       out.unknown ??= `git ${verb} is an alias from configuration or a git-${verb} program`;
     }
