@@ -1,5 +1,5 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
-import { visibleText } from '@airlock/sdk';
+import { shortened, visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
 import { approvalsView } from './approvals-view.js';
 import { relativeTime } from './clock.js';
@@ -9,7 +9,7 @@ import { callLine, commandsOf, inputFields, parkedByMode, ruleText } from './for
 import { hiddenTextWarning } from './hidden-text.js';
 import { inputEditor } from './input-editor.js';
 import { rememberControls } from './remember.js';
-import { tallTextNote, textBoxProps } from './tall-text.js';
+import { tallPromptNote, tallTextNote, textBoxProps } from './tall-text.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {
@@ -57,7 +57,7 @@ function header(decision: Decision, title: string, badge: string): HTMLElement {
 /** What a screen reader hears for a card: the call, its run and its task. */
 export function cardName(decision: Decision): string {
   const what = decision.isAsk()
-    ? `Question "${decision.prompt || 'without a prompt'}"`
+    ? `Question "${decision.prompt ? shortened(visibleText(decision.prompt, { oneLine: true }), 80) : 'without a prompt'}"`
     : `Approval for ${callLine(decision.tool_name, decision.tool_input, 80)}`;
   return `${what}, run ${decision.run_id}, task ${decision.task_key}`;
 }
@@ -265,6 +265,27 @@ function optionsInput(decision: Question, name: string): { group: HTMLElement; c
   return { group, chosen };
 }
 
+/**
+ * A question's header and, when its prompt is tall (a model's page of text),
+ * the whole prompt in a box that scrolls under a note of its length and end,
+ * with the heading a one-line cut of it: Answer stays near the card's top.
+ */
+function promptView(decision: Question): HTMLElement[] {
+  const prompt = visibleText(decision.prompt || 'A question');
+  const note = tallPromptNote(prompt);
+  if (note === null) return [header(decision, prompt, 'question')];
+  const title = shortened(visibleText(decision.prompt, { oneLine: true }), 100);
+  return [
+    header(decision, title, 'question'),
+    h(
+      'section',
+      { class: 'prompt' },
+      h('p', { class: 'warning', role: 'note' }, note),
+      h('pre', textBoxProps('the question', prompt), prompt),
+    ),
+  ];
+}
+
 function questionCard(decision: Question, actions: CardActions): HTMLElement {
   const about = `the question of run ${decision.run_id}, task ${decision.task_key}`;
   const message = h('p', { class: 'message', role: 'status' });
@@ -310,7 +331,7 @@ function questionCard(decision: Question, actions: CardActions): HTMLElement {
   const card: HTMLElement = h(
     'article',
     { class: 'card', 'data-decision': decisionKey(decision), 'aria-label': cardName(decision) },
-    header(decision, visibleText(decision.prompt || 'A question'), 'question'),
+    ...promptView(decision),
     h(
       'div',
       { class: 'actions' },

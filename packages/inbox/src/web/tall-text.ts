@@ -46,11 +46,19 @@ export function endingOf(text: string): string {
 export function tallTextNote(texts: [string, string][]): string | null {
   const tall = texts.filter(([, text]) => isTall(text));
   if (tall.length === 0) return null;
-  const parts = tall.map(
-    ([key, text]) =>
-      `${key}: ${count(text.length, 'character', 'characters')} on ${count(lineCount(text), 'line', 'lines')}, ending "${endingOf(text)}"`,
-  );
+  const parts = tall.map(([key, text]) => `${key}: ${lengthWords(text)}`);
   return `This call's input is long, so its box scrolls: read it to its end before you approve. ${parts.join('; ')}.`;
+}
+
+/** A question's prompt that is tall: the note above its box, as {@link tallTextNote} says an input. */
+export function tallPromptNote(prompt: string): string | null {
+  if (!isTall(prompt)) return null;
+  return `This question is long, so its box scrolls: read it to its end before you answer. It has ${lengthWords(prompt)}.`;
+}
+
+/** How long a text is and how it ends: `102,400 characters on 1 line, ending "…| sh"`. */
+function lengthWords(text: string): string {
+  return `${count(text.length, 'character', 'characters')} on ${count(lineCount(text), 'line', 'lines')}, ending "${endingOf(text)}"`;
 }
 
 /**
