@@ -75,9 +75,11 @@ function asEventInput(body: unknown) {
 /** The longest a Claude Code HTTP hook may hold its request for a person (under its 10-minute ceiling). */
 const MAX_HTTP_WAIT_MS = 280_000;
 
+/** The wait a URL names (`wait-0` waits for no person: a parked call is answered at once). */
 function waitOf(value: unknown): number {
+  if (value === undefined) return DEFAULT_WAIT_MS;
   const asked = Number(value);
-  return Number.isFinite(asked) && asked > 0 ? Math.min(asked, MAX_HTTP_WAIT_MS) : DEFAULT_WAIT_MS;
+  return Number.isFinite(asked) && asked >= 0 ? Math.min(asked, MAX_HTTP_WAIT_MS) : DEFAULT_WAIT_MS;
 }
 
 /** The wait and defer named by a hook URL's options (`default`, `wait-N`, `wait-N-defer`). */
