@@ -14,6 +14,10 @@ const GIT_READ = new Set(
     'whatchanged',
     'version',
     'help',
+    // The plumbing diffs: they take the same options (`--output=FILE` included) and touch no index.
+    'diff-files',
+    'diff-index',
+    'diff-tree',
   ]),
 );
 
