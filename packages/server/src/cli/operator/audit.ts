@@ -20,7 +20,8 @@ time, run, task, decision, decider, principal, deciding layer and the indices
 of the rules that matched. Needs a member credential.
 
   --since <time>   only decisions from this time on: an ISO date or time
-                   (2026-11-30T12:00:00Z) or an age such as 24h, 30m
+                   (2026-11-30T12:00:00Z; without an offset, the local time)
+                   or an age such as 24h, 30m
   --after <seq>    only decisions after this sequence number (resume an export)
   --run <run-id>   only this run's decisions
   --newest         newest first, back to --since or --after (an investigation
@@ -31,24 +32,57 @@ ${CONNECTION_HELP}`;
 const PAGE = 1000;
 
 /**
- * Reads `--since`: an ISO date or time, or an age counted back from now.
- * @throws UsageError (exit 2) on anything else.
+ * An ISO 8601 date, or a date and time (a `T` or a space between them) with an optional
+ * offset (`Z`, `+01:00`, `-0500`).
+ */
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * Reads `--since`: an ISO date or time, or an age counted back from now. A date or time with no
+ * offset is the local time (as `TZ` says, like journalctl's --since), a date its midnight; one
+ * with an offset is that instant. Only ISO forms: Date.parse reads "foo 5" or "12/5" as a day of
+ * 2001, which would export the whole trail instead of refusing a typo.
+ * @throws UsageError (exit 2) on anything else, a day the calendar lacks (2026-02-30) included.
  */
 export function parseSince(text: string, now: number = Date.now()): number {
   if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(text)) return now - parseDuration(text);
-  // Date.parse reads a bare number as some date (5 is 2001-05-01): an age needs its unit.
+  const refused = (why: string) =>
+    new UsageError(
+      `--since wants an ISO time or an age such as 24h, not ${shownValue(text)}${why}`,
+    );
   if (/^[+-]?\d+(\.\d+)?$/.test(text.trim())) {
-    throw new UsageError(
-      `--since wants an ISO time or an age such as 24h, not ${shownValue(text)} (a number needs its unit, a date its month and day)`,
-    );
+    throw refused(' (a number needs its unit, a date its month and day)');
   }
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) {
-    throw new UsageError(
-      `--since wants an ISO time or an age such as 24h, not ${shownValue(text)}`,
-    );
+  const parts = ISO_TIME.exec(text.trim());
+  if (!parts) throw refused(' (such as 2026-11-30 or 2026-11-30T12:00:00Z)');
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts
+    .slice(1, 7)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const millis = Number((parts[7] ?? '').padEnd(3, '0'));
+  // Date.UTC rolls a day past the month's end into the next month: read it back to refuse it.
+  const utc = Date.UTC(year!, month! - 1, day!, hour, minute, second, millis);
+  const read = new Date(utc);
+  if (
+    read.getUTCFullYear() !== year ||
+    read.getUTCMonth() !== month! - 1 ||
+    read.getUTCDate() !== day ||
+    read.getUTCHours() !== hour ||
+    read.getUTCMinutes() !== minute ||
+    read.getUTCSeconds() !== second
+  ) {
+    throw refused(' (no such day or time)');
   }
-  return at;
+  const offset = parts[8];
+  if (offset === undefined) {
+    return new Date(year!, month! - 1, day!, hour, minute, second, millis).getTime();
+  }
+  if (offset.toUpperCase() === 'Z') return utc;
+  const digits = offset.slice(1).replace(':', '');
+  const [offsetHours, offsetMinutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
+  if (offsetHours > 23 || offsetMinutes > 59) throw refused(' (no such offset)');
+  const sign = offset.startsWith('-') ? -1 : 1;
+  return utc - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
 }
 
 /** Runs `airlock audit ...`; returns the exit code. */
