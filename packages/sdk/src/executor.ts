@@ -63,6 +63,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const report = (error: Error, task: TaskView | null) =>
     tell(options.onError, () => {}, error, task);
   const inFlight = new Set<Promise<void>>();
+  /** The claims of the executor's own drain: `concurrency` bounds these, not rows handed in. */
+  const drained = new Set<Promise<void>>();
   /** Claim requests not yet answered: close waits for each, and hands back what it brings. */
   const claiming = new Set<Promise<void>>();
   let closing = false;
@@ -91,10 +93,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
       do {
         again = false;
         let claimed = true;
-        while (claimed && !closing && inFlight.size < concurrency) {
+        while (claimed && !closing && drained.size < concurrency) {
           claimed = false;
           for (const group of toolGroups) {
-            if (closing || inFlight.size >= concurrency) break;
+            if (closing || drained.size >= concurrency) break;
             const sentAt = performance.now();
             const request = operations.executor.claimNext
               .mutate({ tool_names: group, lease_ms: leaseMs })
@@ -123,8 +125,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
       () => {},
     );
     inFlight.add(running);
+    if (drainAfter) drained.add(running);
     void running.finally(() => {
       inFlight.delete(running);
+      drained.delete(running);
       if (drainAfter) void drain();
     });
     return work;

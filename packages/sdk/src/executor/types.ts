@@ -35,7 +35,11 @@ export interface ExecutorOptions extends ConnectionOptions {
   WebSocket?: WebSocketConstructor | undefined;
   /** The lease asked for on each claim, renewed by heartbeats; default 30 s. */
   leaseMs?: number | undefined;
-  /** How many tasks run at once; default 4. */
+  /**
+   * How many rows the executor claims for itself at once (from its inbox);
+   * default 4. Rows handed in with `take` or `runClaimed` (an MCP gateway's
+   * own calls) run besides them and take none of these slots.
+   */
   concurrency?: number | undefined;
   /** A safety-net look for work between nudges; default 10 s. */
   pollMs?: number | undefined;
