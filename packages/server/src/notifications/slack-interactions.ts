@@ -53,6 +53,27 @@ function parseButton(value: string | undefined): ButtonValue | null {
 }
 
 /**
+ * The pressed message as the payload carries it, read defensively: a
+ * payload is signed, not checked, so a `blocks` that is no list of objects
+ * (or a `text` that is no text) is read as none rather than failing the
+ * request with a 500.
+ */
+function pressedMessage(payload: BlockActions): {
+  text: string;
+  blocks: Record<string, unknown>[];
+} {
+  const message = payload.message;
+  const listed: unknown = message?.blocks;
+  const blocks = Array.isArray(listed)
+    ? listed.filter(
+        (block): block is Record<string, unknown> =>
+          typeof block === 'object' && block !== null && !Array.isArray(block),
+      )
+    : [];
+  return { text: typeof message?.text === 'string' ? message.text : '', blocks };
+}
+
+/**
  * The interaction payload of a request body (`payload=` and JSON).
  * @throws AirlockError invalid_input when there is none, or it is not a JSON object.
  */
@@ -146,7 +167,7 @@ export async function handleSlackInteraction(options: {
     // A decided call's messages, this one among them, are settled by the outbox
     // (message-settle.ts), as when the call is decided anywhere else.
     if (outcome.decided) return { status: 200, body: '' };
-    const original = { text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] };
+    const original = pressedMessage(payload);
     const message = progressMessage(original, describeOutcome(verb, outcome, who));
     return thenTell(async () => {
       await sender.update({ channel: slackChannel, ts }, message);

@@ -182,6 +182,28 @@ for (const backend of all) {
       expect(final).not.toContain('1 of 2 approvals');
     });
 
+    it('counts a signed press whose message blocks are no list, without a 500', async () => {
+      const { slack, endpoint } = await deploySlack();
+      await d!.member.put(`${d!.ws}/approval_policy`, {
+        policy: { rules: [{ actions: ['destructive'], required: 2 }] },
+      });
+      const runId = await d!.park();
+      const post = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postMessage'),
+      );
+      const payload = JSON.parse(
+        new URLSearchParams(press(fieldsOf(post), 'airlock_approve', 'U_ALICE')).get('payload')!,
+      );
+      payload.message.blocks = 'x';
+      payload.message.text = 42;
+      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      expect((await fetch(endpoint, { method: 'POST', headers: signed(body), body })).status).toBe(
+        200,
+      );
+      const task = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
+      expect(task.approvals.received).toHaveLength(1);
+    });
+
     it("keeps every text within Slack's limits when escaping lengthens the call", async () => {
       const { slack } = await deploySlack();
       await d!.park({ name: 'bash', input: { command: `echo ${'<&>'.repeat(1500)}` } });
