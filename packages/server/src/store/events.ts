@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { cutPage } from './page-budget.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
 import type { EventType, RunEventTable } from './schema.js';
@@ -80,12 +81,8 @@ const SIZED_WITH_DATA_BYTES = 4096;
  */
 export async function readEventPage(store: Store, page: EventPage): Promise<EventRows> {
   const maxBytes = page.maxBytes ?? EVENT_PAGE_BYTES;
-  if (!Number.isSafeInteger(page.limit) || page.limit < 1) {
-    throw new RangeError(`a page holds at least one event, not ${String(page.limit)}`);
-  }
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
-    throw new RangeError(`a page's byte budget is a positive integer, not ${String(maxBytes)}`);
-  }
+  // Checked before the read: a page of no rows or no bytes is a caller's mistake.
+  cutPage([], page.limit, maxBytes);
   const sized = await pageQuery(store, page)
     .select(['workspace_id', 'seq', 'run_id', 'task_key', 'type', 'principal', 'created_at'])
     .select(sql<number>`octet_length(data)`.as('bytes'))
@@ -96,17 +93,13 @@ export async function readEventPage(store: Store, page: EventPage): Promise<Even
     )
     .limit(rowLimit(page.limit + 1))
     .execute();
-  let count = 0;
-  let bytes = 0;
+  const { count, more } = cutPage(
+    sized.map((row) => Number(row.bytes)),
+    page.limit,
+    maxBytes,
+  );
   let whole = true;
-  for (const row of sized) {
-    const next = bytes + Number(row.bytes);
-    if (count === page.limit || (count > 0 && next > maxBytes)) break;
-    bytes = next;
-    count += 1;
-    if (row.data === null) whole = false;
-  }
-  const more = count < sized.length;
+  for (let i = 0; i < count; i += 1) if (sized[i]!.data === null) whole = false;
   if (whole) {
     // Built field by field: a rest-and-spread copy costs microseconds a row on a hot read.
     const rows: RunEventTable[] = [];
