@@ -173,13 +173,22 @@ export class Workspace {
   }
 
   /**
-   * The workspace's decisions (rules, people, clocks, hooks, the kernel) from
-   * its audit trail, oldest first: those since `since` (epoch ms) and after
-   * the sequence number `after`, at most `limit` (1000 by default).
+   * One page of the workspace's decisions (rules, people, clocks, hooks, the
+   * kernel) from its audit trail: those since `since` (epoch ms), after the
+   * sequence number `after` and before `before`, oldest first or, with
+   * `order: 'newest'`, newest first; at most `limit` (1000 by default) and
+   * about 4 MiB. A short page is not the end: page on from the last `seq`
+   * (`after` it oldest first, `before` it newest first) until an empty page.
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
   async audit(
-    options: { since?: number; after?: number; limit?: number } & RequestOptions = {},
+    options: {
+      since?: number;
+      after?: number;
+      before?: number;
+      order?: 'oldest' | 'newest';
+      limit?: number;
+    } & RequestOptions = {},
   ): Promise<AuditRecord[]> {
     const [query, request] = splitRequest(options);
     const { records } = await this.context.operations.audit.export.query(
