@@ -1,4 +1,5 @@
 import type { SocketStatus } from '@airlock/sdk';
+import { Announcer } from './announcer.js';
 import { h } from './dom.js';
 import type { Order } from './order.js';
 
@@ -19,7 +20,9 @@ export interface ToolbarEvents {
  * the order, the filter, the desktop-notification button and the keys.
  */
 export class InboxToolbar {
-  private readonly count = h('span', { class: 'count', role: 'status' }, '');
+  /** The count as shown; a screen reader hears it through the announcer, at most every 10 s. */
+  private readonly count = h('span', { class: 'count' }, '');
+  private readonly announcer = new Announcer();
   private readonly status = h(
     'span',
     { class: 'status', 'data-status': 'connecting' },
@@ -62,6 +65,7 @@ export class InboxToolbar {
       'div',
       { class: 'toolbar' },
       this.count,
+      this.announcer.element,
       h('span', {}, 'Feed: ', this.status),
       this.sort,
       this.filterInput,
@@ -110,5 +114,6 @@ export class InboxToolbar {
   /** Shows the count line. */
   showCount(text: string): void {
     this.count.textContent = text;
+    this.announcer.say(text);
   }
 }

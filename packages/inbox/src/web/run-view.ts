@@ -6,6 +6,7 @@ import {
   visibleText,
   type Workspace,
 } from '@airlock/sdk';
+import { Announcer } from './announcer.js';
 import { approvedWords } from './card-verbs.js';
 import { changedNote, isTextField, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
@@ -98,7 +99,9 @@ export class RunStoryView {
   private readonly decisions = new Map<string, StoryDecision[]>();
   private tasks: TaskView[] = [];
   private run: RunView | null = null;
-  private readonly summary = h('p', { class: 'run-summary', role: 'status' }, 'Loading the run…');
+  /** The run's line as shown; a screen reader hears it through the announcer, at most every 10 s. */
+  private readonly summary = h('p', { class: 'run-summary' }, 'Loading the run…');
+  private readonly announcer = new Announcer();
   private readonly goal = h('p', { class: 'goal', 'aria-label': 'the run’s goal' });
   private readonly answer = h('p', { class: 'final-answer', hidden: true });
   private readonly handle: RunHandle;
@@ -131,6 +134,7 @@ export class RunStoryView {
       h('h3', {}, 'Goal'),
       this.goal,
       this.summary,
+      this.announcer.element,
       this.answer,
       this.unsent.element,
       this.rows,
@@ -154,7 +158,7 @@ export class RunStoryView {
       for await (const event of feed) this.onEvent(event);
     } catch (error) {
       if (!this.controller.signal.aborted && !this.endedOn(error)) {
-        this.summary.textContent = `The run's feed failed: ${(error as Error).message}`;
+        this.showSummary(`The run's feed failed: ${(error as Error).message}`);
       }
     }
   }
@@ -190,7 +194,7 @@ export class RunStoryView {
       } while (this.again);
     } catch (error) {
       if (this.endedOn(error)) return;
-      this.summary.textContent = `Cannot read the run: ${(error as Error).message}`;
+      this.showSummary(`Cannot read the run: ${(error as Error).message}`);
     } finally {
       this.refreshing = false;
     }
@@ -207,7 +211,9 @@ export class RunStoryView {
     const run = this.run;
     if (!run) return;
     this.goal.textContent = visibleText(run.input || '(started without an input text)');
-    this.summary.textContent = `State ${run.state} · mode ${run.approval_mode} · ${this.tasks.length} row(s)`;
+    this.showSummary(
+      `State ${run.state} · mode ${run.approval_mode} · ${this.tasks.length} row(s)`,
+    );
     this.summary.dataset.state = run.state;
     this.answer.hidden = run.final_answer === null;
     this.answer.replaceChildren(
@@ -362,5 +368,11 @@ export class RunStoryView {
           })
         : null,
     );
+  }
+
+  /** Shows the run's line, and has the announcer say it (a long run's rows are not said one by one). */
+  private showSummary(text: string): void {
+    this.summary.textContent = text;
+    this.announcer.say(text);
   }
 }
