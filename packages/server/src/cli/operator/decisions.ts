@@ -204,10 +204,17 @@ export async function decisions(argv: string[]): Promise<number> {
         ...versionOf(values, 'approve'),
         ...(typeof values.input === 'string' ? { tool_input: parseInput(values.input) } : {}),
       });
+      const edited = typeof values.input === 'string';
       print(connection, body, () =>
-        body.state === 'needs_approval'
-          ? [`approval recorded for ${runId} ${taskKey}`, ...progressLine(body)]
-          : [`approved ${runId} ${taskKey}`],
+        body.state !== 'needs_approval'
+          ? [`approved ${runId} ${taskKey}`]
+          : edited && body.approvals?.received.length === 0
+            ? // Under no_self_approval an edited call is the editor's own: kept, not approved by them.
+              [
+                `your changes to ${runId} ${taskKey} are saved; the edited call waits for another member to approve it`,
+                ...progressLine(body),
+              ]
+            : [`approval recorded for ${runId} ${taskKey}`, ...progressLine(body)],
       );
       return 0;
     }
