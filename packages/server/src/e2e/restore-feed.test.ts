@@ -10,16 +10,20 @@ import { connect, type Message } from '../testing/sockets.js';
 const root = mkdtempSync(join(tmpdir(), 'airlock-restore-feed-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** How many credentials this file has made: each gets a label of its own (labels are unique). */
+let made = 0;
+
 /** Adds `count` member credentials: one `credential_created` event each. */
 async function addCredentials(kernel: KernelProcess, token: string, count: number): Promise<void> {
   const member = client(kernel.url, token);
   for (let i = 0; i < count; i += 1) {
-    const made = await member.post(`/api/v1/workspaces/${kernel.workspaceId}/credentials`, {
+    made += 1;
+    const answer = await member.post(`/api/v1/workspaces/${kernel.workspaceId}/credentials`, {
       kind: 'member',
       agent_application_id: null,
-      label: `m${i}`,
+      label: `m${made}`,
     });
-    expect(made.status).toBe(201);
+    expect(answer.status).toBe(201);
   }
 }
 
