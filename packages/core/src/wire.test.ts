@@ -30,7 +30,8 @@ describe('@airlock/core/wire', () => {
     };
     visit(join(import.meta.dirname, 'wire.ts'));
     expect([...packages]).toEqual([]);
-    expect(seen.size).toBeLessThan(5);
+    // wire.ts, bearer.ts, kernel-limits.ts, routes.ts and sockets.ts: constants and small functions.
+    expect(seen.size).toBeLessThan(6);
   });
 
   it('has a route for exactly the operations and subscriptions the contracts declare, as they declare it', () => {
