@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
+import { shellQuoted } from '@airlock/core/command-line';
 import { defaultConfigPath } from '../client/config.js';
 import { waitMsProblem } from '../client/wait-limits.js';
 import { BEGIN_MARK, withCodexBlock } from './codex-toml.js';
@@ -72,10 +73,6 @@ export interface InstallResult {
   notes: string[];
 }
 
-function quote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The command every hook entry runs. */
 export function hookCommand(options: InstallOptions, configPath: string): string {
   const parts = [
@@ -84,7 +81,7 @@ export function hookCommand(options: InstallOptions, configPath: string): string
     options.agent,
     '--config',
     configPath,
-  ].map(quote);
+  ].map(shellQuoted);
   if (options.waitMs !== undefined) parts.push('--wait-ms', String(options.waitMs));
   if (options.defer) parts.push('--defer');
   return parts.join(' ');
@@ -136,7 +133,7 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
     : null;
   const command =
     client && shell
-      ? [client, shellHookPath(client), shell.path].map(quote).join(' ')
+      ? [client, shellHookPath(client), shell.path].map(shellQuoted).join(' ')
       : hookCommand(options, configPath);
   const commands = { each: command, turnEnd: hookCommand(options, configPath) };
   const before = readTextFile(target);
