@@ -23,7 +23,7 @@ import { runLoopsMigration } from './run-loops-migration.js';
 import { storeIdentityClusterMigration } from './store-identity-cluster-migration.js';
 import { storeIdentityMigration } from './store-identity-migration.js';
 import { StoreNewerSchemaError } from './store-newer-schema.js';
-import { readStoreSchema } from './store-schema.js';
+import { readStoreSchema, storeSchemaName } from './store-schema.js';
 import { taskAppendersMigration } from './task-appenders-migration.js';
 import { waitingPageMigration } from './waiting-page-migration.js';
 
@@ -64,13 +64,14 @@ export class StaticMigrations implements MigrationProvider {
  * store's.
  */
 async function migratorOf(db: Kysely<unknown>, dialect: Dialect): Promise<Migrator> {
-  const schema = await readStoreSchema(db, dialect);
+  // Only the schema's name: the migrator reads its own tables (on SQLite, no statement at all).
+  const schema = await storeSchemaName(db, dialect);
   return new Migrator({
     db,
     provider: new StaticMigrations(dialect),
     migrationTableName: 'airlock_migrations',
     migrationLockTableName: 'airlock_migrations_lock',
-    ...(schema.name === undefined ? {} : { migrationTableSchema: schema.name }),
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
 }
 

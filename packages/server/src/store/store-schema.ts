@@ -28,6 +28,25 @@ export class NoStoreSchemaError extends Error {
 }
 
 /**
+ * The schema the store's tables live in, read changing nothing: PostgreSQL's
+ * current schema, undefined (and no statement) on SQLite.
+ * @throws NoStoreSchemaError when PostgreSQL's search_path names no existing schema.
+ */
+export async function storeSchemaName(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+): Promise<string | undefined> {
+  const queries = DIALECT_TRAITS[dialect].schemaQueries;
+  if (queries === null) return undefined;
+  const { rows } = await sql
+    .raw<{ schema: string | null; search_path: string }>(queries.current)
+    .execute(db);
+  const schema = rows[0]?.schema ?? null;
+  if (schema === null) throw new NoStoreSchemaError(rows[0]?.search_path ?? '');
+  return schema;
+}
+
+/**
  * Reads, changing nothing, the schema the store's tables live in and which
  * tables it holds: only that schema's, so an Airlock store in another schema
  * of the same database is neither taken for this one nor read by it.
@@ -35,15 +54,11 @@ export class NoStoreSchemaError extends Error {
  */
 export async function readStoreSchema(db: Kysely<unknown>, dialect: Dialect): Promise<StoreSchema> {
   const queries = DIALECT_TRAITS[dialect].schemaQueries;
-  if (queries === null) {
+  const name = await storeSchemaName(db, dialect);
+  if (queries === null || name === undefined) {
     const tables = await db.introspection.getTables();
     return { name: undefined, tables: new Set(tables.map((table) => table.name)) };
   }
-  const { rows } = await sql
-    .raw<{ schema: string | null; search_path: string }>(queries.current)
-    .execute(db);
-  const schema = rows[0]?.schema ?? null;
-  if (schema === null) throw new NoStoreSchemaError(rows[0]?.search_path ?? '');
-  const tables = await queries.tables(schema).execute(db);
-  return { name: schema, tables: new Set(tables.rows.map((row) => row.name)) };
+  const tables = await queries.tables(name).execute(db);
+  return { name, tables: new Set(tables.rows.map((row) => row.name)) };
 }
