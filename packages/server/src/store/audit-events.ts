@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { EVENT_PAGE_BYTES } from './events.js';
-import { cutPage } from './page-budget.js';
+import { cutPage, sizedEventData } from './page-budget.js';
 import { rowLimit } from './row-limit.js';
 import type { RunEventTable, TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -52,9 +52,6 @@ export interface AuditEventPage {
   more: boolean;
 }
 
-/** Events of at most this many bytes of data come with the read that sizes a page. */
-const SIZED_WITH_DATA_BYTES = 4096;
-
 /**
  * Reads a page of decision events, oldest first or newest first, bounded by rows
  * and by bytes as the events route's pages are (store/events.ts): one read sizes
@@ -80,12 +77,7 @@ export async function readAuditEvents(
       'run_events.principal',
       'run_events.created_at',
     ])
-    .select(sql<number>`octet_length(run_events.data)`.as('bytes'))
-    .select(
-      sql<string | null>`case when octet_length(run_events.data) <= ${sql.lit(
-        SIZED_WITH_DATA_BYTES,
-      )} then run_events.data end`.as('data'),
-    )
+    .select(sizedEventData('run_events.data'))
     .limit(rowLimit(query.limit + 1))
     .execute();
   const { count, more } = cutPage(

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import { cutPage } from './page-budget.js';
+import { cutPage, sizedEventData } from './page-budget.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
 import type { EventType, RunEventTable } from './schema.js';
@@ -60,14 +59,6 @@ export interface EventRows {
 }
 
 /**
- * Events of at most this many bytes of data come with the read that sizes a
- * page; larger ones are read once the page is cut. Most events are well
- * under it, so most pages take one read, and that read holds at most this
- * much per row whatever the events are.
- */
-const SIZED_WITH_DATA_BYTES = 4096;
-
-/**
  * Reads one page of the event log, bounded by rows and by bytes. One read
  * sizes the candidate rows (PostgreSQL's and SQLite's `octet_length` read a
  * stored text's size without its content; one row past the limit tells
@@ -85,12 +76,7 @@ export async function readEventPage(store: Store, page: EventPage): Promise<Even
   cutPage([], page.limit, maxBytes);
   const sized = await pageQuery(store, page)
     .select(['workspace_id', 'seq', 'run_id', 'task_key', 'type', 'principal', 'created_at'])
-    .select(sql<number>`octet_length(data)`.as('bytes'))
-    .select(
-      sql<
-        string | null
-      >`case when octet_length(data) <= ${sql.lit(SIZED_WITH_DATA_BYTES)} then data end`.as('data'),
-    )
+    .select(sizedEventData('data'))
     .limit(rowLimit(page.limit + 1))
     .execute();
   const { count, more } = cutPage(

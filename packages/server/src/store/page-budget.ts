@@ -1,3 +1,5 @@
+import { type AliasedRawBuilder, sql } from 'kysely';
+
 /**
  * Where a page bounded by rows and by bytes stops: the sizes of the candidate
  * rows in page order (read one past the row limit, so that a page can tell
@@ -27,4 +29,30 @@ export function cutPage(
     count += 1;
   }
   return { count, more: count < sizes.length };
+}
+
+/**
+ * Events of at most this many bytes of data come with the read that sizes a
+ * page; larger ones are read once the page is cut. Most events are well
+ * under it, so most pages take one read, and that read holds at most this
+ * much per row whatever the events are.
+ */
+const SIZED_WITH_DATA_BYTES = 4096;
+
+/**
+ * The columns a page's sizing read selects of an event's `data` column:
+ * `bytes`, its stored size (PostgreSQL's and SQLite's `octet_length`), and
+ * `data`, the text itself when it is at most {@link SIZED_WITH_DATA_BYTES},
+ * else null (read whole once {@link cutPage} cut the page).
+ */
+export function sizedEventData(
+  column: 'data' | 'run_events.data',
+): [AliasedRawBuilder<number, 'bytes'>, AliasedRawBuilder<string | null, 'data'>] {
+  const data = sql.ref(column);
+  return [
+    sql<number>`octet_length(${data})`.as('bytes'),
+    sql<string | null>`case when octet_length(${data}) <= ${sql.lit(
+      SIZED_WITH_DATA_BYTES,
+    )} then ${data} end`.as('data'),
+  ];
 }
