@@ -108,21 +108,26 @@ const COMMAND_OPTIONS =
 /**
  * Options that make a local listing ask the package index too: `pip list
  * --outdated` (`-o`) and `--uptodate` compare each installed version with
- * the index's latest (pip takes a prefix of a long option, `--out`).
+ * the index's latest (pip takes a prefix of a long option, `--out`), as do
+ * `uv pip list --outdated`, `uv tree --outdated` and `poetry show --latest`
+ * (`-l`) or `--outdated` (`-o`).
  */
 const INDEX_OPTIONS: Record<string, readonly string[]> = {
   pip: ['-o', '--outdated', '--uptodate'],
+  uv: ['--outdated'],
+  poetry: ['-l', '--latest', '-o', '--outdated'],
 };
 
 /**
- * What `cargo tree` and `cargo metadata` do beyond reading: they resolve the
- * dependency graph, so they write `Cargo.lock` when it is missing or stale
- * (not with `--locked` or `--frozen`) and fetch the index and the crates the
- * cache lacks (not with `--offline` or `--frozen`). `metadata --no-deps`
- * resolves nothing.
+ * What `cargo tree`, `cargo metadata` and `uv tree` do beyond reading: they
+ * resolve the dependency graph, so they write the lock file (`Cargo.lock`,
+ * `uv.lock`) when it is missing or stale (not with `--locked` or `--frozen`)
+ * and fetch the index and what the cache lacks (not with `--offline` or
+ * `--frozen`). `cargo metadata --no-deps` resolves nothing.
  */
-function cargoResolves(verb: string, args: readonly string[]): ('write' | 'network')[] {
-  if (verb !== 'tree' && verb !== 'metadata') return [];
+function resolves(program: string, verb: string, args: readonly string[]): ('write' | 'network')[] {
+  const resolving = program === 'cargo' ? verb === 'tree' || verb === 'metadata' : verb === 'tree';
+  if (!resolving) return [];
   if (hasFlag(args, '--frozen') || (verb === 'metadata' && hasFlag(args, '--no-deps'))) return [];
   const tags: ('write' | 'network')[] = [];
   if (!hasFlag(args, '--locked')) tags.push('write');
@@ -133,7 +138,7 @@ function cargoResolves(verb: string, args: readonly string[]): ('write' | 'netwo
 /**
  * The tags of a read-only probe (`node --version`, `npm ls`, `pip show x`,
  * `cargo tree`, `go env`, `brew list`): `read`, plus `network` when it asks
- * a registry, and `write` when it may write a lock file ({@link cargoResolves}).
+ * a registry, and `write` when it may write a lock file ({@link resolves}).
  * Null when the command is no probe this table knows.
  */
 export function probeTags(
@@ -161,8 +166,8 @@ export function probeTags(
     const canonical = SAME_AS_NAMES.get(program) ?? program;
     const found = new Set<'read' | 'write' | 'network'>(tags);
     if (hasFlag(args, ...(INDEX_OPTIONS[canonical] ?? []))) found.add('network');
-    if (canonical === 'cargo' && !option) {
-      for (const tag of cargoResolves(parts[0]!, args)) found.add(tag);
+    if ((canonical === 'cargo' || canonical === 'uv') && !option) {
+      for (const tag of resolves(canonical, parts[0]!, args)) found.add(tag);
     }
     return [...found];
   }
