@@ -18,7 +18,7 @@
  * framework's variants then run WARMUP times (500 by default) before they are timed, as in an
  * application that has run a few hundred turns.
  * Run: pnpm bench:frameworks   (CALLS=200 by default; DURABILITY=relaxed for a kernel that syncs
- * its WAL at checkpoints instead of at every COMMIT, see docs/operations.md; KERNEL=process for a
+ * its WAL at checkpoints instead of at every COMMIT, see docs/durability.md; KERNEL=process for a
  * kernel in a process of its own, as `airlock serve` runs beside an application, and with it
  * PROFILE=FILE for a V8 CPU profile of that kernel)
  */

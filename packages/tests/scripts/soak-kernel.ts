@@ -4,7 +4,7 @@
  * events of Claude Code's HTTP hook, 50 calls per session (so a new session, a new run, every
  * 50), while a tRPC feed subscriber (server-sent events) follows the workspace and drops its
  * connection mid-stream every 500 pairs, then connects again: the paths where a kernel kept
- * something per request, per wait or per dropped connection (docs/operations.md). Prints the
+ * something per request, per wait or per dropped connection (docs/durability.md, "Memory over a long life"). Prints the
  * kernel's resident set and V8 heap after a full garbage collection every tenth of the run, and
  * the heap's growth from the first tenth to the end.
  * Run: pnpm --filter @airlock/tests soak:kernel   (PAIRS=20000 by default)

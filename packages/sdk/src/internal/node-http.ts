@@ -5,7 +5,7 @@
  * request's time on loopback; every check and report of a framework adapter,
  * and every submit, claim and commit of an executor, paid it
  * (`KERNEL=process pnpm bench:frameworks` and `bench:mcp` show the
- * difference, docs/performance.md). In a browser, or where the application
+ * difference, docs/performance-frameworks.md). In a browser, or where the application
  * passes its own `fetch`, `fetch` is used.
  *
  * Only what the SDK reads of an answer is there: `ok`, `status`, `text()`,

@@ -14,7 +14,7 @@ Options:
   --database-url <url>  PostgreSQL URL; overrides --data-dir (env DATABASE_URL)
   --durability <mode>   full: an answer that reports a change waits until it is on
                         disk (survives power loss); relaxed: it may not (faster)
-                        (env AIRLOCK_DURABILITY; default full; see docs/operations.md)
+                        (env AIRLOCK_DURABILITY; default full; see docs/durability.md)
   --park-ttl <dur>      How long a parked call waits for a person before it
                         expires, e.g. 24h, 30m, 90s (env AIRLOCK_PARK_TTL; default 24h)
   --lease <dur>         Default executor lease (env AIRLOCK_LEASE; default 30s)

@@ -63,7 +63,7 @@ describe.skipIf(skip !== null)('PostgreSQL backup with pg_dump -Fc and pg_restor
     ).text();
     await first.close();
 
-    // The commands docs/operations.md gives, against the real server.
+    // The commands docs/backup-restore.md gives, against the real server.
     const file = join(root, 'airlock.dump');
     await run('pg_dump', ['--format=custom', '--no-owner', '--file', file, source]);
     const target = await freshPostgresDatabase();

@@ -58,7 +58,7 @@ interface Backup {
   restoreInto(name: string): Promise<Restored>;
 }
 
-/** Backs a served store up while it serves, with the tools docs/operations.md names. */
+/** Backs a served store up while it serves, with the tools docs/backup-restore.md names. */
 async function backupOf(served: Served, name: string): Promise<Backup> {
   if ('dataDir' in served.source) {
     const file = join(root, `${name}.sqlite`);

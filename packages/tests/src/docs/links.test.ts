@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOC_PAGES, REPO_ROOT } from './samples.js';
+import { LINKED_PAGES, REPO_ROOT } from './samples.js';
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes. */
 function anchor(heading: string): string {
@@ -17,7 +17,7 @@ function anchorsOf(markdown: string): Set<string> {
 }
 
 describe('links in the docs pages', () => {
-  for (const page of DOC_PAGES) {
+  for (const page of LINKED_PAGES) {
     it(`${page} links only to files and headings that exist`, () => {
       const markdown = readFileSync(join(REPO_ROOT, page), 'utf8');
       const text = markdown.replace(/```[\s\S]*?```/g, '');

@@ -21,10 +21,31 @@ export const DOC_PAGES = [
   'docs/executors.md',
   'docs/mcp.md',
   'docs/operations.md',
+  'docs/limits.md',
+  'docs/backup-restore.md',
+  'docs/retention.md',
+  'docs/durability.md',
+  'docs/observability.md',
+  'docs/web-inbox.md',
   'docs/api-reference.md',
   'packages/sdk/README.md',
   'packages/server/README.md',
   'packages/inbox/README.md',
+] as const;
+
+/**
+ * Pages whose links are checked but whose code blocks are not: the figures'
+ * pages quote bench output and profiles as they were printed.
+ */
+export const LINKED_PAGES = [
+  ...DOC_PAGES,
+  'docs/performance.md',
+  'docs/performance-kernel.md',
+  'docs/performance-sql.md',
+  'docs/performance-frameworks.md',
+  'docs/performance-mcp.md',
+  'docs/performance-targets.md',
+  'docs/performance-history.md',
 ] as const;
 
 /** One fenced code block of a docs page. */

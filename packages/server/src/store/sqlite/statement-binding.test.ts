@@ -11,7 +11,7 @@ import { backends } from '../../testing/stores.js';
  * `LIMIT ?`, and a parameter compared with a column that a partial index's
  * condition compares with a literal (`kind = ?` against `where "kind" =
  * 'hook'`). Either doubles or triples what the statement costs
- * (docs/performance.md). This test records every statement a kernel runs
+ * (docs/performance-sql.md). This test records every statement a kernel runs
  * while it serves hooked calls, parks and approvals, and refuses those
  * shapes, with the partial indexes read from the store's own schema.
  */
