@@ -79,6 +79,22 @@ export {
   type Validated,
 } from './issues/problem.js';
 export { combineLayers } from './layers/combine-layers.js';
+export {
+  costlyPatternProblem,
+  inputSchemaStaticProblem,
+  manifestSchemaStaticProblems,
+  PATTERN_LENGTH_MAX,
+  PATTERN_REPEATS_MAX,
+  type SchemaCheckOptions,
+  UNIQUE_PAIRWISE_MAX,
+} from './manifest/schema-problems.js';
+export {
+  jsonValuesUpTo,
+  SCHEMA_NAME_MAPS,
+  SCHEMA_VALUES_MAX,
+  schemaSizeProblem,
+  schemaValues,
+} from './manifest/schema-size.js';
 export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
 export { BASELINE_VERSION, type BaselineFinding, baselineFinding } from './permissions/baseline.js';
 export {

@@ -28,28 +28,8 @@ export function linearRegExp(pattern: string, _flags?: string): LinearRegExp {
 
 /** The longest string a schema `pattern` is tried on; a longer one does not match it. */
 export const PATTERN_TEXT_MAX = 65_536;
-/** The most a pattern's counted repetitions (`{n}`, `{n,m}`) may add up to. */
-export const PATTERN_REPEATS_MAX = 256;
-/** The longest pattern a schema may hold. */
-export const PATTERN_LENGTH_MAX = 1024;
-
-/**
- * Why a pattern would make matching costly, or null: RE2JS matches in time
- * linear in the text but proportional to the compiled pattern, which counted
- * repetitions multiply (`[a-z]{1000}` ten times over took seconds on 100 KB).
- */
-export function costlyPatternProblem(pattern: string): string | null {
-  if (pattern.length > PATTERN_LENGTH_MAX) {
-    return `a pattern is at most ${PATTERN_LENGTH_MAX} characters, not ${pattern.length}`;
-  }
-  let repeats = 0;
-  for (const [, low, high] of pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
-    repeats += Math.max(Number(low), Number(high || 0));
-  }
-  return repeats > PATTERN_REPEATS_MAX
-    ? `the pattern's counted repetitions add up to ${repeats}, over ${PATTERN_REPEATS_MAX}: matching it would cost the kernel seconds per call`
-    : null;
-}
+// A pattern's length and counted repetitions are bounded when it is declared, by core's
+// costlyPatternProblem (the rules linter checks the same bounds).
 // ajv embeds this text only in standalone code, which the kernel never generates.
 linearRegExp.code = 'linearRegExp';
 

@@ -1,4 +1,4 @@
-import type { ToolManifestEntry } from '@airlock/core';
+import { inputSchemaStaticProblem, type ToolManifestEntry } from '@airlock/core';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -8,12 +8,11 @@ import {
   inputValuesAllowed,
   inputValuesUpTo,
   REPORT_ALL_BUDGET,
-  SCHEMA_NAME_MAPS,
   schemaSizeProblem,
   schemaValues,
 } from './schema-cost.js';
 import { expandedSchemaCost, nestingDepth } from './schema-expansion.js';
-import { costlyPatternProblem, linearRegExp, linearRegExpProblem } from './schema-regexp.js';
+import { linearRegExp, linearRegExpProblem } from './schema-regexp.js';
 
 /**
  * Checks a call's input against its manifest entry's JSON Schema (draft-07,
@@ -30,8 +29,6 @@ import { costlyPatternProblem, linearRegExp, linearRegExpProblem } from './schem
 const compiled = new Map<string, CompiledSchema | string>();
 const CACHE_LIMIT = 1000;
 const DETAIL_MAX = 2000;
-/** Keywords whose values are data, not subschemas. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 
 /** Whose declaration a schema belongs to: validators are never shared across owners. */
 export interface SchemaOwner {
@@ -235,85 +232,15 @@ export function inputSchemaProblems(
   return text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX)}...` : text;
 }
 
-function pointerToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** Why a pattern cannot be used: the linear engine refuses it, or it would cost too much to match. */
-function patternProblem(pattern: string): string | null {
+/**
+ * Why the linear engine refuses a pattern, as the declaration's problem; core's static check
+ * asks it before the pattern's cost checks.
+ */
+function refusedPattern(pattern: string): string | null {
   const refused = linearRegExpProblem(pattern);
-  if (refused !== null) {
-    return `the pattern needs a construct the linear-time engine refuses (backreference, lookaround): ${refused}`;
-  }
-  return costlyPatternProblem(pattern);
-}
-
-/** Item types ajv checks `uniqueItems` over with a hash, in linear time. */
-const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
-/** The most items `uniqueItems` may compare pair by pair (a million comparisons). */
-const UNIQUE_PAIRWISE_MAX = 1000;
-
-/**
- * Why `uniqueItems` would cost too much, or null: over items of a scalar
- * `type` ajv keeps a hash (linear), over any other items it compares every
- * pair, which a 140,000-item array made 24 seconds of the kernel's thread.
- */
-function uniqueItemsProblem(schema: Record<string, unknown>): string | null {
-  if (schema.uniqueItems !== true) return null;
-  const items = schema.items as { type?: unknown } | undefined;
-  const types = items && typeof items === 'object' ? [items.type].flat() : [];
-  if (types.length > 0 && types.every((type) => SCALAR_TYPES.has(type as string))) return null;
-  const max = schema.maxItems;
-  if (typeof max === 'number' && max <= UNIQUE_PAIRWISE_MAX) return null;
-  return `uniqueItems over items that are not all of a scalar type needs maxItems of at most ${UNIQUE_PAIRWISE_MAX}: every pair of items is compared`;
-}
-
-/**
- * The first `pattern`, `patternProperties` key or `uniqueItems` that would stall or break
- * checking. `names` says the object's keys are names (under `properties` and the other
- * {@link SCHEMA_NAME_MAPS}): a property called `default` or `pattern` is a subschema, walked
- * as any other, never skipped as data nor read as a keyword.
- */
-function schemaCulprit(
-  value: unknown,
-  pointer: string,
-  names = false,
-): { pointer: string; why: string } | null {
-  if (value === null || typeof value !== 'object') return null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = schemaCulprit(item, `${pointer}/${index}`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (names) {
-    for (const [key, child] of Object.entries(value)) {
-      const found = schemaCulprit(child, `${pointer}/${pointerToken(key)}`);
-      if (found) return found;
-    }
-    return null;
-  }
-  const unique = uniqueItemsProblem(value as Record<string, unknown>);
-  if (unique !== null) return { pointer: `${pointer}/uniqueItems`, why: unique };
-  for (const [key, child] of Object.entries(value)) {
-    const here = `${pointer}/${pointerToken(key)}`;
-    if (key === 'pattern' && typeof child === 'string') {
-      const why = patternProblem(child);
-      if (why !== null) return { pointer: here, why };
-      continue;
-    }
-    if (key === 'patternProperties' && child !== null && typeof child === 'object') {
-      for (const pattern of Object.keys(child)) {
-        const why = patternProblem(pattern);
-        if (why !== null) return { pointer: `${here}/${pointerToken(pattern)}`, why };
-      }
-    }
-    if (DATA_KEYWORDS.has(key)) continue;
-    const found = schemaCulprit(child, here, SCHEMA_NAME_MAPS.has(key));
-    if (found) return found;
-  }
-  return null;
+  return refused === null
+    ? null
+    : `the pattern needs a construct the linear-time engine refuses (backreference, lookaround): ${refused}`;
 }
 
 /**
@@ -329,18 +256,9 @@ export function manifestSchemaProblems(owner: SchemaOwner, manifest: unknown): P
     const schema = (entry as { input_schema?: unknown } | null)?.input_schema;
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
     const pointer = `/tool_manifest/${index}/input_schema`;
-    const culprit = schemaCulprit(schema, pointer);
-    if (culprit) {
-      problems.push({
-        code: 'tool_manifest_invalid',
-        pointer: culprit.pointer,
-        message: culprit.why,
-      });
-      return;
-    }
-    const tooLarge = schemaSizeProblem(schemaValues(schema));
-    if (tooLarge !== null) {
-      problems.push({ code: 'tool_manifest_invalid', pointer, message: tooLarge });
+    const found = inputSchemaStaticProblem(schema, pointer, { refusedPattern });
+    if (found) {
+      problems.push(found);
       return;
     }
     const validate = validatorFor(owner, schema as Record<string, unknown>);
