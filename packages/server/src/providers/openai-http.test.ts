@@ -46,7 +46,7 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
 
   async function runToEnd(
     reply: (n: number, authorization: string) => Reply,
-    settings: { apiKey?: string; maxToolCalls?: number } = {},
+    settings: { apiKey?: string; maxToolCalls?: number; timeoutMs?: number } = {},
   ) {
     stub = await startStub(reply);
     d = await deploy(sqlite!, {
@@ -97,6 +97,26 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
       body: '{"error":{"message":"quota"}}',
     }));
     expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_rate_limited' } });
+    expect(stub.requests()).toBe(1);
+  });
+
+  it("fails provider_rate_limited, quoting the 429, when the round's time runs out waiting to ask again", async () => {
+    const run = await runToEnd(
+      () => ({
+        status: 429,
+        headers: { 'retry-after': '20' },
+        body: '{"error":{"message":"slow down"}}',
+      }),
+      { timeoutMs: 1000 },
+    );
+    expect(run).toMatchObject({
+      state: 'failed',
+      error: {
+        code: 'provider_rate_limited',
+        detail:
+          'HTTP 429: {"error":{"message":"slow down"}} (the round\'s time limit, airlock serve --model-timeout, ran out waiting 20 s to ask again)',
+      },
+    });
     expect(stub.requests()).toBe(1);
   });
 

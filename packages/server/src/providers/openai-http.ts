@@ -69,12 +69,25 @@ function unreachable(
   return new ProviderError('provider_unreachable', withoutSecrets(message, secrets));
 }
 
-/** A failed answer, its body cut to 500 characters after the secrets are taken out (none is left cut in half). */
-function failure(status: number, text: string, secrets: readonly string[]): ProviderError {
+/**
+ * A failed answer, its body cut to 500 characters after the secrets are taken out (none is
+ * left cut in half), then `note` (why it was not asked again), if any.
+ */
+function failure(
+  status: number,
+  text: string,
+  secrets: readonly string[],
+  note = '',
+): ProviderError {
   return new ProviderError(
     status === 429 ? 'provider_rate_limited' : 'provider_error',
-    `HTTP ${status}: ${withoutSecrets(text, secrets).slice(0, 500)}`,
+    `HTTP ${status}: ${withoutSecrets(text, secrets).slice(0, 500)}${note}`,
   );
+}
+
+/** Why an answer the kernel meant to ask again for was the last: the round's time ran out first. */
+function waitedOut(waitMs: number): string {
+  return ` (the round's time limit, airlock serve --model-timeout, ran out waiting ${Math.ceil(waitMs / 1000)} s to ask again)`;
 }
 
 /**
@@ -132,10 +145,8 @@ export async function postCompletion(
     try {
       await sleep(wait, undefined, { signal: init.signal });
     } catch {
-      throw new ProviderError(
-        'provider_unreachable',
-        `gave up waiting to retry after HTTP ${response.status}: the model's time ran out`,
-      );
+      // The answer that asked for the wait is why the round failed, not the network.
+      throw failure(response.status, text, secrets, waitedOut(wait));
     }
   }
 }
