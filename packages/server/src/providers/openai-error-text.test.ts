@@ -73,6 +73,24 @@ for (const backend of await backends()) {
           },
         });
       });
+
+      it('sends nothing and quotes no part of a key holding a line break, which no header carries', async () => {
+        let asked = 0;
+        const url = await endpointAnswering(() => {
+          asked += 1;
+          return { status: 200, body: '{}' };
+        });
+        // A secret file holding the key and a second line: fetch would quote the whole header.
+        d = await deploy(backend, {
+          openai: { baseUrl: url, apiKey: 'sk-first-part\nsk-second-part', model: 'm' },
+        });
+        const run = await endedOpenaiRun(d);
+        expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_misconfigured' } });
+        expect(run.error.detail).not.toContain('first-part');
+        expect(run.error.detail).not.toContain('second-part');
+        expect(run.error.detail).toContain('OPENAI_API_KEY');
+        expect(asked).toBe(0);
+      });
     },
   );
 }

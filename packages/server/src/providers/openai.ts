@@ -55,6 +55,9 @@ function nameOfferedTwice(tools: readonly { name: string }[]): string | null {
   return null;
 }
 
+/** A character no HTTP header value carries as sent: a control character (a line break) or one past U+00FF. */
+const NOT_IN_A_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+
 /**
  * The `openai` provider: one chat-completions request per round, with the
  * run's tools offered and every earlier call's result (refusals included) as
@@ -104,6 +107,13 @@ export class OpenAIProvider implements ModelProvider {
     // another base URL is sent no credential, so a run input cannot exfiltrate it.
     const ownEndpoint = baseUrl === this.deploymentUrl || sameBaseUrl(baseUrl, this.deploymentUrl);
     const apiKey = ownEndpoint ? this.apiKey : undefined;
+    // fetch would refuse such a key quoting the whole Authorization header, key included.
+    if (apiKey !== undefined && NOT_IN_A_HEADER.test(apiKey)) {
+      throw new ProviderError(
+        'provider_misconfigured',
+        'the API key (OPENAI_API_KEY) holds a line break or another character an HTTP header cannot carry; give the key alone',
+      );
+    }
     const model = run.model ?? this.settings.model;
     if (!model) throw new ProviderError('provider_misconfigured', 'no model configured');
     const twice = run.tools === undefined ? null : nameOfferedTwice(run.tools);

@@ -14,9 +14,10 @@ const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi;
  * body would otherwise hand the key to everyone who may read the run.
  */
 export function withoutSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let kept = text.replace(BEARER, `Bearer ${REDACTED}`).replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  // The secrets first: a pattern that took part of one would leave the rest of it unmatched.
+  let kept = text;
   for (const secret of secrets) {
     if (secret) kept = kept.replaceAll(secret, REDACTED);
   }
-  return kept;
+  return kept.replace(BEARER, `Bearer ${REDACTED}`).replace(URL_CREDENTIALS, `$1${REDACTED}@`);
 }
