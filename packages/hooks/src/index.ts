@@ -14,6 +14,11 @@ export { defaultConfigPath, type HookConfig, readHookConfig } from './client/con
 export { type DecideOptions, decide, failClosed, waitingReason } from './client/decide.js';
 export { type KernelTarget, KernelUnavailable, sendEvent } from './client/kernel-call.js';
 export { type RunHookOptions, runHook } from './client/run-hook.js';
+export {
+  type UnreadPayload,
+  unreadNote,
+  unreadPayloadEvent,
+} from './client/unread-payload.js';
 export { DEFAULT_WAIT_MS, HOOK_TIMEOUT_SECONDS } from './client/wait-limits.js';
 export {
   type DoctorCheck,

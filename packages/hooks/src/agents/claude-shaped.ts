@@ -1,5 +1,5 @@
 import type { HookedAgent } from '@airlock/core';
-import { type PayloadShape, parseHookPayload } from './parse-event.js';
+import { eventNamed, type PayloadShape, parseHookPayload } from './parse-event.js';
 import { json, outputText } from './payload.js';
 import type { AgentOutput, AgentProtocol, NeutralEvent, Reply } from './types.js';
 
@@ -57,6 +57,9 @@ export function claudeShaped(
     updatesInput: options.updatesInput,
     parse(payload) {
       return parseHookPayload(agent, shape, payload);
+    },
+    eventOf(eventName) {
+      return eventNamed(EVENTS, eventName);
     },
     format(event, reply) {
       return formatClaude(event, reply);

@@ -1,4 +1,4 @@
-import { type PayloadShape, parseHookPayload } from './parse-event.js';
+import { eventNamed, type PayloadShape, parseHookPayload } from './parse-event.js';
 import { json, outputText } from './payload.js';
 import type { AgentOutput, AgentProtocol, NeutralEvent, Reply } from './types.js';
 
@@ -106,6 +106,9 @@ export const gemini: AgentProtocol = {
   canDefer: false,
   parse(payload) {
     return parseHookPayload('gemini', SHAPE, payload);
+  },
+  eventOf(eventName) {
+    return eventNamed(EVENTS, eventName);
   },
   format,
 };

@@ -16,6 +16,18 @@ export interface PayloadShape {
 }
 
 /**
+ * The kernel's event for an agent's hook event name, from the agent's own
+ * map; null for a name it does not hold (an inherited key such as
+ * `constructor` included).
+ */
+export function eventNamed(
+  events: PayloadShape['events'],
+  eventName: string,
+): NeutralEvent['event'] | null {
+  return Object.hasOwn(events, eventName) ? (events[eventName] ?? null) : null;
+}
+
+/**
  * Reads one hook payload into the neutral event the kernel takes: the
  * session, the event, and for tool events the call (and its outcome after).
  * Null for an event Airlock does not handle; an error naming what is missing.
@@ -27,7 +39,7 @@ export function parseHookPayload(
 ): NeutralEvent | null {
   const body = objectOf(payload);
   const { sessionId, eventName } = header(body);
-  const event = shape.events[eventName];
+  const event = eventNamed(shape.events, eventName);
   if (!event) return null;
   const base: NeutralEvent = { agent, session_id: sessionId, event, hook_event_name: eventName };
   switch (event) {

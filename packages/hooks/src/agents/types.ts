@@ -72,6 +72,8 @@ export interface AgentProtocol {
    * @throws Error when the payload is not the agent's (no session id, no event name).
    */
   parse(payload: unknown): NeutralEvent | null;
+  /** The kernel's event for one of the agent's hook event names; null for one Airlock does not handle. */
+  eventOf(eventName: string): NeutralEvent['event'] | null;
   /** Writes a reply for the event in the agent's own format. */
   format(event: NeutralEvent, reply: Reply): AgentOutput;
 }

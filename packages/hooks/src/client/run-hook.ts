@@ -5,6 +5,7 @@ import type { AgentOutput, AgentProtocol, Reply } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';
 import { readTranscriptCalls } from './transcript.js';
+import { unreadNote, unreadPayloadEvent } from './unread-payload.js';
 import { waitMsProblem } from './wait-limits.js';
 
 /**
@@ -40,13 +41,14 @@ export interface RunHookOptions {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-const TOOL_EVENT = /"(PreToolUse|BeforeTool)"/;
-
 /**
  * Answers one hook invocation in the agent's own format: reads the
- * payload, asks the kernel, writes the reply. A payload it cannot read
- * blocks a tool call (exit 2, the reason on stderr, which every one of the
- * three agents treats as a refusal) and passes any other event.
+ * payload, asks the kernel, writes the reply. A payload it cannot read is
+ * answered in its own event's shape (see `unreadPayloadEvent`): a tool
+ * check, or a payload whose event cannot be told, is refused (exit 2, the
+ * reason on stderr, which every one of the three agents treats as a
+ * refusal); a report of a call that ran, or any other event, passes with a
+ * note for the user.
  */
 export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
   const { protocol } = options;
@@ -57,10 +59,7 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
     payload = JSON.parse(options.input) as unknown;
     event = protocol.parse(payload);
   } catch (error) {
-    const reason = `Airlock could not read the ${protocol.agent} hook payload: ${(error as Error).message}`;
-    return TOOL_EVENT.test(options.input)
-      ? { stdout: '', stderr: `${reason}\n`, exitCode: 2 }
-      : { stdout: '', stderr: `${reason}\n`, exitCode: 0 };
+    return unreadAnswer(protocol, { payload, text: options.input, error: error as Error });
   }
   if (event === null) return { stdout: '', stderr: '', exitCode: 0 };
   if (event.event === 'stop') {
@@ -95,4 +94,17 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
     nativeAsk: options.nativeAsk,
   });
   return protocol.format(event, reply);
+}
+
+/** The answer to a payload that could not be read, in its own event's shape. */
+function unreadAnswer(
+  protocol: AgentProtocol,
+  unread: { payload: unknown; text: string; error: Error },
+): AgentOutput {
+  const why = `Airlock could not read the ${protocol.agent} hook payload: ${unread.error.message}`;
+  const seen = unreadPayloadEvent(protocol, unread.payload, unread.text);
+  if (seen.kind === 'refuse') return { stdout: '', stderr: `${why}\n`, exitCode: 2 };
+  if (seen.kind === 'ignore') return { stdout: '', stderr: `${why}\n`, exitCode: 0 };
+  const note = unreadNote(seen.event, why);
+  return protocol.format(seen.event, { kind: 'pass', context: null, note });
 }

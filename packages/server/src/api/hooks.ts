@@ -7,6 +7,9 @@ import {
   decide,
   failClosed,
   gemini,
+  type NeutralEvent,
+  unreadNote,
+  unreadPayloadEvent,
 } from '@airlock/hooks';
 import { AirlockError } from '../errors.js';
 import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
@@ -110,13 +113,7 @@ export function answerNatively(
     try {
       event = protocol.parse(payload);
     } catch (error) {
-      const reason = `Airlock could not read the hook payload: ${(error as Error).message}`;
-      const unread = {
-        agent: protocol.agent,
-        session_id: String(payload.session_id),
-        event: 'pre_tool' as const,
-      };
-      return JSON.parse(protocol.format(unread, failClosed(unread, reason)).stdout);
+      return answerUnread(context, protocol, payload, error as Error);
     }
     if (event === null) return {};
     let polls = 0;
@@ -152,6 +149,37 @@ export function answerNatively(
     }
     return JSON.parse(protocol.format(event, reply).stdout);
   };
+}
+
+/**
+ * The answer to a payload the agent's protocol cannot read (a tool event
+ * with no tool name), in its own event's shape: a tool check is refused, a
+ * report of a call that ran (or another event) passes with a note, since
+ * a refusal there would tell the model the call failed. It is logged: the
+ * call's row is settled at the turn's stop, as any unreported call is.
+ */
+function answerUnread(
+  { kernel }: OperationContext,
+  protocol: AgentProtocol,
+  payload: Record<string, unknown>,
+  error: Error,
+): Record<string, never> {
+  const why = `Airlock could not read the hook payload: ${error.message}`;
+  const seen = unreadPayloadEvent(protocol, payload, '');
+  if (seen.kind === 'ignore') return {};
+  kernel.context.logger.warn(
+    { agent: protocol.agent, event: payload.hook_event_name, session_id: payload.session_id },
+    `a hook payload could not be read: ${error.message}`,
+  );
+  const event: NeutralEvent =
+    seen.kind === 'event'
+      ? seen.event
+      : { agent: protocol.agent, session_id: String(payload.session_id), event: 'pre_tool' };
+  const reply =
+    seen.kind === 'event'
+      ? { kind: 'pass' as const, context: null, note: unreadNote(event, why) }
+      : failClosed(event, why);
+  return JSON.parse(protocol.format(event, reply).stdout);
 }
 
 /** POST /agent_api/v1/hooks/claude-code/{hook_options}: Claude Code's HTTP hook, in its own format. */
