@@ -67,8 +67,12 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
 /** Paths that name the reading process's own input: a script read from one is its here-document. */
 const STDIN_FILE = /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/;
 
-/** The script a shell (or `source /dev/stdin`) reads from its input: its here-documents and here-strings. */
-function stdinScript(program: string, segment: LexedSegment): Interpreted {
+/**
+ * The script a shell (or `source /dev/stdin`, or ssh's remote login shell)
+ * reads from its input: its here-documents and here-strings; unreadable
+ * when its input is anything else.
+ */
+export function stdinScript(program: string, segment: LexedSegment): Interpreted {
   if (segment.inputs.length === 0 || readsOtherInput(segment)) {
     return { kind: 'unreadable', note: `${program} runs commands from its input` };
   }

@@ -3,6 +3,7 @@
  * `find -exec`, `ssh host CMD`, and a program name that is a glob. The
  * walker passes itself in (`Walkers`), so this file does not import it.
  */
+import { stdinScript } from './interpreters.js';
 import type { LexedSegment, ShellWord } from './lexed-line.js';
 import { programsMatching } from './program-globs.js';
 import { type ActionTag, UNREAD_COMMAND_TAGS } from './tags.js';
@@ -31,7 +32,14 @@ export const MAX_GLOB_NAMES = 32;
 /** See {@link MAX_GLOB_NAMES}. */
 export const MAX_GLOB_WORDS = 4096;
 
-const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
+/** ssh's options that take a value, as its getopt string lists them (OpenSSH 9). */
+const SSH_VALUED = new Set('bcDEeFIiJLlmOoPpQRSWwB'.split('').map((letter) => `-${letter}`));
+/**
+ * ssh options after which no remote shell starts: `-N` (forwarding only),
+ * `-W` (stdio forwarded to a port), `-O` (a command to a master connection),
+ * and `-G`, `-Q`, `-V`, which print and exit.
+ */
+const SSH_NO_SHELL = new Set(['-N', '-W', '-O', '-G', '-Q', '-V']);
 const FIND_RUNS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
 /** A program's arguments, its segment, the walk it was found in and the tags it collects. */
@@ -62,14 +70,18 @@ export function walkFind({ args, segment, walk, tags }: ProgramCall, walkers: Wa
   }
 }
 
-/** The index of ssh's host among `words` from `from`, past its options; may be past the end. */
-function sshHost(words: readonly ShellWord[], from: number): number {
+/**
+ * The index of ssh's host among `words` from `from`, past its options; may
+ * be past the end. Each option letter met is added to `letters` (as `-N`).
+ */
+function sshHost(words: readonly ShellWord[], from: number, letters?: Set<string>): number {
   let index = from;
   while (index < words.length && words[index]!.text.startsWith('-')) {
     const text = words[index]!.text;
     index++;
     // In a cluster (`-vvo Value`, `-p22`), a valued letter takes the rest, or the next word.
     for (let at = 1; at < text.length; at++) {
+      letters?.add(`-${text[at]}`);
       if (!SSH_VALUED.has(`-${text[at]}`)) continue;
       if (at === text.length - 1) index++;
       break;
@@ -91,17 +103,32 @@ export function plainSshCommand(words: readonly ShellWord[], at: number): number
   return words[start]!.text.startsWith('-') ? -1 : start;
 }
 
-/** `ssh host command...` runs the command on another machine. */
+/**
+ * `ssh host command...` runs the command on another machine. Without a
+ * command, the remote login shell runs whatever ssh's input holds: a
+ * here-document is read as its script, any other input (a pipe, a file,
+ * the caller's) is `unknown`, as it is for a local shell.
+ */
 export function walkSsh(
-  args: readonly ShellWord[],
-  walk: Walk,
-  tags: Set<ActionTag>,
+  { args, segment, walk, tags }: ProgramCall,
   walkers: Walkers,
+  hop = false,
 ): void {
   tags.add('network');
-  const remote = args.slice(sshHost(args, 0) + 1);
-  if (remote.length === 0) return;
+  const letters = new Set<string>();
+  const host = sshHost(args, 0, letters);
+  const remote = args.slice(host + 1);
+  if (remote.length === 0 && !hop) {
+    if (host >= args.length || [...letters].some((letter) => SSH_NO_SHELL.has(letter))) return;
+    tags.add('external');
+    const script = stdinScript('ssh', segment);
+    if (script.kind !== 'lines') tags.add('unknown');
+    const lines = script.kind === 'words' ? [] : (script.lines ?? []);
+    for (const line of lines) walkers.line(line, nested(walk, 'ssh <<'));
+    return;
+  }
   tags.add('external');
+  if (remote.length === 0) return;
   walkers.line(textsOf(remote).join(' '), nested(walk, 'ssh'));
 }
 

@@ -217,7 +217,7 @@ function walkWords(
       // plain remote words are read in place, as a wrapper's, so a chain stays linear.
       const own = { walk: walk(), program, words: words.slice(at, remote), segment };
       const args = own.words.slice(1);
-      finishCommand({ ...own, args, tags: new Set(['external']), ...NOT_WRAPPED });
+      finishCommand({ ...own, args, tags: new Set(['external']), ...NOT_WRAPPED, sshHop: true });
       via.push('ssh');
       at = remote;
       continue;
@@ -299,6 +299,8 @@ interface Command {
   readonly interpreted: Interpreted | null;
   /** The program is a fetched package's (`npx NAME`): `install_local` says what it runs. */
   readonly fetched: boolean;
+  /** ssh's own words, whose remote command is read after them (`ssh h ls`). */
+  readonly sshHop?: boolean;
 }
 
 const NOT_WRAPPED = { unwrapped: null, interpreted: null, fetched: false } as const;
@@ -335,7 +337,7 @@ function finishCommand(command: Command): void {
   // The program's own tags, apart from its redirections' and wrappers': `make < f` is no read.
   const own = new Set<ActionTag>();
   if (program === 'find') walkFind({ args, segment, walk, tags: own }, WALKERS);
-  else if (program === 'ssh') walkSsh(args, walk, own, WALKERS);
+  else if (program === 'ssh') walkSsh({ args, segment, walk, tags: own }, WALKERS, command.sshHop);
   const texts = textsOf(args);
   // printf -v, declare, read, test -v, unset... evaluate a subscript in a name they are given.
   if (!OTHER_LANGUAGES.test(program) && args.some((arg) => arg.subscript)) own.add('unknown');
