@@ -18,6 +18,8 @@ export interface AirlockInterrupt {
   airlock: {
     tool: string;
     callId: string;
+    /** The call's input as the model composed it: what {@link LangGraphAirlock.withdraw} names. */
+    input: unknown;
     taskKey: string | null;
     runId: string | null;
     requiresUser: boolean;
@@ -78,7 +80,11 @@ function resumedHere(value: AirlockInterrupt): boolean {
  *   reading nothing private of LangGraph's;
  * - a call that already ran, run again by the tool node on a resume (a granted
  *   call beside a parked one in the same step): the model reads what it
- *   returned then, and the tool does not run again.
+ *   returned then, and the tool does not run again;
+ * - a park the application will not go on with (it rejects the call itself, or
+ *   drops the thread): {@link LangGraphAirlock.withdraw} cancels its row, so no
+ *   person is asked about a call nothing will run; a resume after it has the
+ *   model read that the call was withdrawn.
  */
 export class LangGraphAirlock {
   readonly session: FrameworkSession;
@@ -142,6 +148,37 @@ export class LangGraphAirlock {
   }
 
   /**
+   * Withdraws the parks of a paused graph that the application will not go on
+   * with: it rejects the calls itself, or drops the thread. Takes what the
+   * paused `invoke` returned in `__interrupt__` (LangGraph's `Interrupt`s), or
+   * their values. Each call Airlock still holds open (waiting for a person, or
+   * approved with its grant untaken) is canceled, so nobody is asked about, or
+   * approves, a call that will not run; a call already decided otherwise, or
+   * an interrupt that is not Airlock's, is left as it is. Resuming the thread
+   * afterwards has the model read that the call was withdrawn; it never runs.
+   * @throws AirlockError when the kernel gave no answer or refused (`call_mismatch`,
+   *   `task_not_found` for an adapter built with another `sessionId` than the park's,
+   *   `connection_failed`, a 5xx): the calls not yet withdrawn may still be open; withdraw again.
+   */
+  async withdraw(
+    interrupts:
+      | AirlockInterrupt
+      | { value?: unknown }
+      | readonly (AirlockInterrupt | { value?: unknown })[],
+  ): Promise<void> {
+    const list = Array.isArray(interrupts) ? interrupts : [interrupts];
+    for (const item of list) {
+      const parked = airlockPark(item);
+      if (parked === null) continue;
+      await this.session.withdrawOrThrow({
+        name: parked.tool,
+        input: parked.input,
+        callId: parked.callId,
+      });
+    }
+  }
+
+  /**
    * Ends the turn with the graph's final answer (through the profile's stop hook).
    * @throws AirlockError when the kernel refuses it.
    */
@@ -169,6 +206,7 @@ function interruptValue(
     airlock: {
       tool: call.name,
       callId: call.callId,
+      input: call.input,
       taskKey: parked?.taskKey ?? null,
       runId: parked?.runId ?? null,
       requiresUser: parked?.requiresUser ?? false,
@@ -176,6 +214,19 @@ function interruptValue(
       ...(verdict.verdict === 'unreached' ? { unreached: verdict.code } : {}),
     },
   };
+}
+
+/** The Airlock park an interrupt (or its value) holds, or null for an interrupt of another kind. */
+function airlockPark(item: unknown): AirlockInterrupt['airlock'] | null {
+  const value = isObject(item) && !('airlock' in item) && 'value' in item ? item.value : item;
+  const parked = isObject(value) ? value.airlock : undefined;
+  if (!isObject(parked)) return null;
+  if (typeof parked.tool !== 'string' || typeof parked.callId !== 'string') return null;
+  return parked as unknown as AirlockInterrupt['airlock'];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Airlock for LangGraph.js: see {@link LangGraphAirlock}. */

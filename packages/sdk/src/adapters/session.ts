@@ -151,20 +151,23 @@ export class FrameworkSession {
    *   read, and refusing the call would refuse for good one a person may have approved.
    */
   async decided(call: FrameworkCall): Promise<CallVerdict> {
-    return decidedOrThrown(async () => {
-      await this.#reporting;
-      const answer = await this.#operations.hooks.event.mutate({
-        agent: this.framework,
-        session_id: this.sessionId,
-        event: 'pre_tool',
-        look: true,
-        tool_name: call.name,
-        tool_input: (call.input ?? {}) as JsonValue,
-        tool_use_id: call.callId,
-      });
-      this.runId = answer.run_id ?? this.runId;
-      return decisionOfLook(answer);
-    }, NO_SUCH_CALL);
+    return decidedOrThrown(() => this.#look(call), NO_SUCH_CALL);
+  }
+
+  /** Reads Airlock's decision on a call, taking nothing; every kernel error is thrown. */
+  async #look(call: FrameworkCall): Promise<CallVerdict> {
+    await this.#reporting;
+    const answer = await this.#operations.hooks.event.mutate({
+      agent: this.framework,
+      session_id: this.sessionId,
+      event: 'pre_tool',
+      look: true,
+      tool_name: call.name,
+      tool_input: (call.input ?? {}) as JsonValue,
+      tool_use_id: call.callId,
+    });
+    this.runId = answer.run_id ?? this.runId;
+    return decisionOfLook(answer);
   }
 
   /**
@@ -177,8 +180,24 @@ export class FrameworkSession {
    */
   async withdraw(call: FrameworkCall): Promise<boolean> {
     try {
-      const open = await this.decided(call);
-      if (open.verdict === 'deny' || open.runId === null || open.taskKey === null) return true;
+      await this.withdrawOrThrow(call);
+      return true;
+    } catch (error) {
+      this.#reportFailure ??= error;
+      return false;
+    }
+  }
+
+  /**
+   * Withdraws a call Airlock holds open, as {@link withdraw} does, throwing its failure.
+   * @throws AirlockError when the kernel could not be asked or refused: `call_mismatch` (another
+   *   tool or input than the row's under the call id), `task_not_found` (no such call in this
+   *   session), `unauthorized`, `connection_failed`, a 5xx. The call may still be open.
+   */
+  async withdrawOrThrow(call: FrameworkCall): Promise<void> {
+    try {
+      const open = await this.#look(call);
+      if (open.verdict === 'deny' || open.runId === null || open.taskKey === null) return;
       // The agent credential's own workspace, read once: a cancel names it.
       this.#workspaceId ??= this.#operations.credentials.self
         .query({ workspace_id: OWN_WORKSPACE })
@@ -194,12 +213,10 @@ export class FrameworkSession {
         run_id: open.runId,
         task_key: open.taskKey,
       });
-      return true;
     } catch (error) {
       // Decided (refused, granted) between the look and the cancel: no longer open.
-      if (isAirlockError(error) && error.code === 'task_not_waiting') return true;
-      this.#reportFailure ??= error;
-      return false;
+      if (isAirlockError(error) && error.code === 'task_not_waiting') return;
+      throw error;
     }
   }
 

@@ -118,9 +118,14 @@ export function loadCheckpoints(text: string): MemorySaver {
   return saver;
 }
 
+/** The interrupts a paused invoke returned (LangGraph's `Interrupt`s, untyped on the output). */
+export function interruptsOf(out: object): { value?: unknown }[] {
+  return (out as { __interrupt__?: { value?: unknown }[] }).__interrupt__ ?? [];
+}
+
 /** The value of the first interrupt a paused invoke returned. */
 export function interruptOf(out: object): unknown {
-  return (out as { __interrupt__?: { value: unknown }[] }).__interrupt__?.[0]?.value;
+  return interruptsOf(out)[0]?.value;
 }
 
 export const input = { messages: [new HumanMessage('do the thing')] };
