@@ -41,14 +41,17 @@ export interface KernelMetrics {
   readonly sqliteWalBytes: Gauge<'file'>;
   /**
    * Registers work that refreshes gauges before each scrape. When it fails
-   * (the store does not answer), the gauges it owns are left out of that
-   * scrape rather than shown stale, and the scrape goes on.
+   * (the store does not answer) or takes longer than the refresh timeout,
+   * the gauges it owns are left out of that scrape rather than shown stale,
+   * and the scrape goes on; a refresh still under way is joined by the
+   * next scrape, not started again.
    */
   onScrape(refresh: () => Promise<void> | void, owns: readonly Gauge<string>[]): void;
   /**
-   * Refreshes the gauges and renders every metric in the Prometheus text
-   * format; each refresh that failed is handed to `onRefreshError` (to log),
-   * and every other metric is still rendered.
+   * Refreshes the gauges (all at once, each within the refresh timeout) and
+   * renders every metric in the Prometheus text format; each refresh that
+   * failed or timed out is handed to `onRefreshError` (to log), and every
+   * other metric is still rendered.
    */
   render(onRefreshError: (error: unknown) => void): Promise<string>;
   /** The content type of {@link render}'s text. */
@@ -66,11 +69,62 @@ const REQUEST_SECONDS = [
 ];
 const PERSON_SECONDS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21_600, 86_400];
 
-/** Creates a kernel's metrics in a registry of their own (never prom-client's global one). */
-export function createMetrics(): KernelMetrics {
+/**
+ * How long a scrape waits for the store to refresh its gauges. Past it, the
+ * gauges of that refresh are left out of the scrape, well within a scraper's
+ * own timeout (Prometheus's default is 10 s).
+ */
+export const SCRAPE_REFRESH_TIMEOUT_MS = 3000;
+
+/** Work registered with {@link KernelMetrics.onScrape}, and its read still under way. */
+interface Refresher {
+  refresh: () => Promise<void> | void;
+  owns: readonly Gauge<string>[];
+  inFlight: Promise<void> | null;
+}
+
+/**
+ * The refresh under way, or a new one: scrapes that come while the store is
+ * slow share one read rather than each leaving another query waiting on it.
+ */
+function joinedRefresh(refresher: Refresher): Promise<void> {
+  refresher.inFlight ??= Promise.resolve()
+    .then(refresher.refresh)
+    .finally(() => {
+      refresher.inFlight = null;
+    });
+  return refresher.inFlight;
+}
+
+/**
+ * Settles as `work` does, or rejects once `ms` have passed first.
+ * @throws Error naming the wait when the deadline comes first.
+ */
+async function withinDeadline(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the store did not answer within ${ms} ms of the scrape`)),
+      ms,
+    );
+  });
+  try {
+    await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Creates a kernel's metrics in a registry of their own (never prom-client's
+ * global one); `refreshTimeoutMs` bounds each scrape-time refresh
+ * (default {@link SCRAPE_REFRESH_TIMEOUT_MS}).
+ */
+export function createMetrics(options: { refreshTimeoutMs?: number } = {}): KernelMetrics {
+  const refreshTimeoutMs = options.refreshTimeoutMs ?? SCRAPE_REFRESH_TIMEOUT_MS;
   const registry = new Registry();
   const registers = [registry];
-  const refreshers: { refresh: () => Promise<void> | void; owns: readonly Gauge<string>[] }[] = [];
+  const refreshers: Refresher[] = [];
   return {
     registry,
     contentType: registry.contentType,
@@ -159,19 +213,21 @@ export function createMetrics(): KernelMetrics {
       registers,
     }),
     onScrape(refresh, owns) {
-      refreshers.push({ refresh, owns });
+      refreshers.push({ refresh, owns, inFlight: null });
     },
     async render(onRefreshError) {
       // The counters and histograms recorded in memory matter most when the store is down.
       const unread = new Set<unknown>();
-      for (const { refresh, owns } of refreshers) {
-        try {
-          await refresh();
-        } catch (error) {
-          for (const gauge of owns) unread.add(gauge);
-          onRefreshError(error);
-        }
-      }
+      await Promise.all(
+        refreshers.map(async (refresher) => {
+          try {
+            await withinDeadline(joinedRefresh(refresher), refreshTimeoutMs);
+          } catch (error) {
+            for (const gauge of refresher.owns) unread.add(gauge);
+            onRefreshError(error);
+          }
+        }),
+      );
       if (unread.size === 0) return registry.metrics();
       // Left out, not cleared: a cleared gauge without labels would read 0, as if nothing waited.
       const shown = registry.getMetricsAsArray().filter((metric) => !unread.has(metric));
