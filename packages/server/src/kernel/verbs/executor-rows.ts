@@ -10,6 +10,7 @@ import {
 } from '../../store/task-inbox.js';
 import type { KernelContext } from '../context.js';
 import type { RunState } from '../machines/run-machine.js';
+import { checkMove } from '../machines/task-machine.js';
 import type { TaskAddress } from './decisions.js';
 
 /**
@@ -82,4 +83,23 @@ export function leaseFor(ctx: KernelContext, requested: number | undefined): num
 /** What a move of an executor's row needs of its run. */
 export function runOf(row: { run_id: string; workspace_id: string; run_state: RunState }) {
   return { id: row.run_id, workspace_id: row.workspace_id, state: row.run_state };
+}
+
+/**
+ * Refuses a claim whose row moved between its read and its write (on
+ * PostgreSQL another kernel's claim committed first): read again, the row
+ * says what it is now, as a claim that came later hears.
+ * @throws AirlockError not_claimable, or the machine's refusal of the row as it is now.
+ */
+export async function refuseMovedRow(
+  tx: Tx,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<never> {
+  const now = await visibleTask(tx, principal, address);
+  checkMove('claim', now, runOf(now));
+  throw new AirlockError(
+    'not_claimable',
+    `task ${address.taskKey} changed while it was being claimed; read it again`,
+  );
 }

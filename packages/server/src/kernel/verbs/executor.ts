@@ -30,6 +30,7 @@ import {
   inboxKind,
   leaseFor,
   refuseDecisionRows,
+  refuseMovedRow,
   rowAddress,
   runOf,
   type VisibleTask,
@@ -85,14 +86,21 @@ export interface Claim {
   task: TaskView;
 }
 
+/**
+ * Why a claim did not take its row: a claim on its sequential tool or one of
+ * its paths holds it back (`held_back`), or the row moved after it was read
+ * (`moved`: on PostgreSQL another kernel's claim of it committed first).
+ */
+type NotTaken = 'held_back' | 'moved';
+
 async function takeRow(
   tx: Tx,
   row: VisibleTask,
   principal: Principal,
   leaseMs: number,
-): Promise<Claim | null> {
+): Promise<Claim | NotTaken> {
   // Sequential tools and file mutations wait while another claim holds their tool or path.
-  if (row.run_has_layers && (await takeClaimLocks(tx, row)) !== null) return null;
+  if (row.run_has_layers && (await takeClaimLocks(tx, row)) !== null) return 'held_back';
   const claimId = newId('claim');
   const leaseUntil = tx.now + leaseMs;
   const attempt = row.attempts + 1;
@@ -109,7 +117,7 @@ async function takeRow(
     },
     { quiet: true },
   );
-  if (!claimed) return null;
+  if (!claimed) return 'moved';
   return { claim_id: claimId, lease_until: leaseUntil, lease_ms: leaseMs, task: taskView(claimed) };
 }
 
@@ -129,7 +137,8 @@ export async function claimPlanted(
 ): Promise<Claim | null> {
   if (planted.state !== 'runnable' || planted.kind !== 'tool') return null;
   const row = { ...planted, run_state: run.state, run_has_layers: run.policy_layers !== null };
-  return takeRow(tx, row, principal, leaseFor(ctx, leaseMs));
+  const taken = await takeRow(tx, row, principal, leaseFor(ctx, leaseMs));
+  return typeof taken === 'string' ? null : taken;
 }
 
 /**
@@ -165,15 +174,15 @@ export async function claimTask(
       }
       checkMove('claim', row, runOf(row));
       if ((await guardrails(row)) !== null) return null;
-      const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
-      if (!claim) {
-        const why =
-          row.state === 'runnable'
-            ? 'runnable, but another claimed call holds its sequential tool or one of its paths'
-            : row.state;
-        throw new AirlockError('not_claimable', `task ${row.key} is ${why}`);
+      const taken = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
+      if (taken === 'held_back') {
+        throw new AirlockError(
+          'not_claimable',
+          `task ${row.key} is runnable, but another claimed call holds its sequential tool or one of its paths`,
+        );
       }
-      return claim;
+      if (taken === 'moved') return refuseMovedRow(tx, principal, address);
+      return taken;
     });
     if (claim !== null) {
       traceClaim(ctx, principal, claim, startedAt);
@@ -252,8 +261,8 @@ export async function claimNext(
           refused.push({ ...owner, runId: candidate.run_id, key: candidate.key });
           continue;
         }
-        const claim = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
-        if (claim) return claim;
+        const taken = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
+        if (typeof taken !== 'string') return taken;
       }
       const last = candidates.at(-1);
       if (!last || candidates.length < CANDIDATE_PAGE) return null;
