@@ -191,9 +191,10 @@ describe('the calls of a turn, read from the agent transcript', () => {
   it('reads only the end of a long transcript, and cuts long outputs', () => {
     const filler = { type: 'attachment', attachment: { text: 'x'.repeat(1_000_000) } };
     const path = transcript([
-      prompt('turn'),
+      prompt('an earlier turn'),
       toolUse('toolu_early', 'Bash'),
       ...Array.from({ length: 10 }, () => filler),
+      prompt('turn'),
       toolUse('toolu_late', 'Bash'),
       toolResult('toolu_late', 'y'.repeat(10_000), false),
     ]);
@@ -201,6 +202,46 @@ describe('the calls of a turn, read from the agent transcript', () => {
     const calls = readTranscriptCalls('claude-code', path) ?? [];
     expect(calls.map((call) => call.tool_use_id)).toEqual(['toolu_late']);
     expect(calls[0]?.output).toHaveLength(2048);
+  });
+
+  it.each([
+    ['claude-code', prompt('turn'), toolUse('toolu_early', 'Write')],
+    [
+      'codex',
+      { type: 'event_msg', payload: { type: 'task_started' } },
+      {
+        type: 'response_item',
+        payload: { type: 'function_call', call_id: 'toolu_early', name: 'exec_command' },
+      },
+    ],
+  ] as const)(
+    '%s: a turn that began before the end it reads lists nothing, since its first calls are not there',
+    (agent, turnStart, firstCall) => {
+      // A large file written: its call and result hold more than the end that is read.
+      const large = { type: 'attachment', attachment: { text: 'x'.repeat(TRANSCRIPT_TAIL_BYTES) } };
+      const path = transcript([turnStart, firstCall, large, toolUse('toolu_late', 'Bash')]);
+      expect(readTranscriptCalls(agent, path)).toBeUndefined();
+    },
+  );
+
+  it('a turn whose prompt starts exactly where the end it reads starts is read whole', () => {
+    const lines = (text: string) => [
+      prompt('turn'),
+      { type: 'attachment', attachment: { text } },
+      toolUse('toolu_1', 'Bash'),
+    ];
+    const bytes = (text: string) =>
+      Buffer.byteLength(
+        `${lines(text)
+          .map((line) => JSON.stringify(line))
+          .join('\n')}\n`,
+      );
+    const padding = 'x'.repeat(TRANSCRIPT_TAIL_BYTES - bytes(''));
+    expect(bytes(padding)).toBe(TRANSCRIPT_TAIL_BYTES);
+    const path = transcript(lines(padding), `${JSON.stringify(prompt('an earlier turn'))}\n`);
+    expect(readTranscriptCalls('claude-code', path)).toEqual([
+      { tool_use_id: 'toolu_1', tool_name: 'Bash' },
+    ]);
   });
 
   it('lists at most the newest 500 calls, as many as the kernel takes', () => {

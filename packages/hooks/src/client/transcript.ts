@@ -18,12 +18,13 @@ const INPUT_MAX_CHARS = 4096;
 
 type Entry = Record<string, unknown>;
 
-/** The complete lines at the end of a file, at most `TRANSCRIPT_TAIL_BYTES` of it. */
-function tailLines(path: string): string[] {
+/** The complete lines at the end of a file, at most `TRANSCRIPT_TAIL_BYTES` of it; `cut` when the file goes back further. */
+function tailLines(path: string): { lines: string[]; cut: boolean } {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const start = Math.max(0, size - TRANSCRIPT_TAIL_BYTES);
+    // One byte before the tail tells whether the tail starts on a line of its own.
+    const start = Math.max(0, size - TRANSCRIPT_TAIL_BYTES - 1);
     const buffer = Buffer.alloc(size - start);
     let read = 0;
     while (read < buffer.length) {
@@ -32,16 +33,18 @@ function tailLines(path: string): string[] {
       read += n;
     }
     const lines = buffer.subarray(0, read).toString('utf8').split('\n');
-    // A tail that starts mid-file starts mid-line: that first piece is not a whole entry.
-    return start > 0 ? lines.slice(1) : lines;
+    // A tail that starts mid-file starts mid-line (or on the line break before a whole one):
+    // that first piece is not a whole entry.
+    return start > 0 ? { lines: lines.slice(1), cut: true } : { lines, cut: false };
   } finally {
     closeSync(fd);
   }
 }
 
-function entries(path: string): Entry[] {
+function entries(path: string): { entries: Entry[]; cut: boolean } {
   const parsed: Entry[] = [];
-  for (const line of tailLines(path)) {
+  const tail = tailLines(path);
+  for (const line of tail.lines) {
     if (!line.trim()) continue;
     try {
       const value = JSON.parse(line) as unknown;
@@ -50,7 +53,7 @@ function entries(path: string): Entry[] {
       // A line still being written, or one this reader does not know: skip it.
     }
   }
-  return parsed;
+  return { entries: parsed, cut: tail.cut };
 }
 
 const isObject = (value: unknown): value is Entry =>
@@ -71,10 +74,13 @@ function contentText(content: unknown): string {
 /** Collects a turn's calls in the order they were made, with their results as they arrive. */
 class TurnCalls {
   private calls = new Map<string, HookedRanCall>();
+  /** Whether the turn's start was read: the calls listed are then all of the turn's. */
+  started = false;
 
   /** A new turn starts: the calls before it are not this stop's. */
   reset(): void {
     this.calls = new Map();
+    this.started = true;
   }
 
   called(id: unknown, name: unknown, input?: unknown): void {
@@ -107,7 +113,7 @@ class TurnCalls {
  * turn; `assistant` entries carry `tool_use` blocks, `user` entries their
  * `tool_result` blocks (`is_error` when the call failed or was refused).
  */
-function claudeCodeCalls(lines: Entry[]): HookedRanCall[] {
+function claudeCodeCalls(lines: Entry[]): TurnCalls {
   const turn = new TurnCalls();
   for (const entry of lines) {
     const message = isObject(entry.message) ? entry.message : null;
@@ -130,7 +136,7 @@ function claudeCodeCalls(lines: Entry[]): HookedRanCall[] {
       }
     }
   }
-  return turn.list();
+  return turn;
 }
 
 /**
@@ -152,7 +158,7 @@ function codexExitCode(output: string): string | undefined {
  * and so does a patch that was applied; for other outputs (an MCP tool, a
  * patch refused before it was applied) the outcome is left unknown.
  */
-function codexCalls(lines: Entry[]): HookedRanCall[] {
+function codexCalls(lines: Entry[]): TurnCalls {
   const turn = new TurnCalls();
   for (const entry of lines) {
     const payload = isObject(entry.payload) ? entry.payload : null;
@@ -173,7 +179,7 @@ function codexCalls(lines: Entry[]): HookedRanCall[] {
       turn.returned(payload.call_id, code === undefined ? undefined : code !== '0', output);
     }
   }
-  return turn.list();
+  return turn;
 }
 
 /** A Gemini CLI call's result as text: its function response's `output`, else the response as JSON. */
@@ -195,7 +201,7 @@ function geminiOutput(call: Entry): string {
  * calls complete). A cancelled call did not run. Its hooks carry no call id,
  * so each call goes with its input for the kernel to match a row by.
  */
-function geminiCalls(lines: Entry[]): HookedRanCall[] {
+function geminiCalls(lines: Entry[]): TurnCalls {
   const turn = new TurnCalls();
   for (const entry of lines) {
     if (entry.type === 'user') {
@@ -213,14 +219,17 @@ function geminiCalls(lines: Entry[]): HookedRanCall[] {
       turn.returned(call.id, call.status === 'error' || exitFailed, output);
     }
   }
-  return turn.list();
+  return turn;
 }
 
 /**
  * The calls the agent's own transcript shows it made in the current turn,
  * with their outcome and output where the transcript already holds them;
- * undefined when the agent keeps no transcript Airlock reads or the file
- * cannot be read.
+ * undefined when the agent keeps no transcript Airlock reads, the file
+ * cannot be read, or the turn began before the end of the file that is
+ * read (a turn that wrote more than `TRANSCRIPT_TAIL_BYTES`, such as a
+ * large file written): a list missing the turn's first calls would have
+ * the kernel close those, unreported, as not run, where they may have run.
  * Never throws: a stop must not fail for want of a transcript.
  */
 export function readTranscriptCalls(
@@ -230,7 +239,9 @@ export function readTranscriptCalls(
   if (typeof path !== 'string' || !path) return undefined;
   const read = { 'claude-code': claudeCodeCalls, codex: codexCalls, gemini: geminiCalls }[agent];
   try {
-    return read(entries(path));
+    const tail = entries(path);
+    const turn = read(tail.entries);
+    return tail.cut && !turn.started ? undefined : turn.list();
   } catch {
     return undefined;
   }
