@@ -1,4 +1,5 @@
 import { awkTags } from './awk-program.js';
+import { cloudDeleteTags } from './cloud-deletes.js';
 import { containerVerb } from './container-verbs.js';
 import { contentWriteTags } from './content-writes.js';
 import { hasFlag } from './flags.js';
@@ -141,6 +142,7 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
     tags.add('delete');
     tags.add('destructive');
   }
+  cloudDeleteTags(program, args, tags);
   if (NETWORKED_EXTERNAL.has(program)) {
     tags.add('network');
   }
