@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
+import { parseCompletion } from './openai-completion.js';
+import { ProviderError } from './types.js';
 
 const [sqlite] = await backends();
 
@@ -166,5 +168,42 @@ describe('openai provider: completions that are cut short or reuse a call id', (
     });
     expect(run).toMatchObject({ state: 'completed', final_answer: 'done' });
     expect(executed).toEqual([{ path: '/tmp' }]);
+  });
+});
+
+describe('a completion that is an error object instead', () => {
+  /** The failure parseCompletion throws for a body. */
+  function failureOf(body: unknown, secrets: string[] = []): ProviderError {
+    try {
+      parseCompletion(JSON.stringify(body), { maxToolCalls: 8, secrets });
+    } catch (error) {
+      if (error instanceof ProviderError) return error;
+      throw error;
+    }
+    throw new Error('the completion was taken');
+  }
+
+  it("quotes the endpoint's error message and code, not only that there is no message", () => {
+    const failure = failureOf({
+      error: { message: 'The model `m` does not exist', code: 'model_not_found' },
+    });
+    expect(failure.code).toBe('provider_error');
+    expect(failure.detail).toBe(
+      'the endpoint answered an error instead of a completion: The model `m` does not exist (model_not_found)',
+    );
+  });
+
+  it('takes the API key out of the error it quotes, and cuts it to 500 characters', () => {
+    const failure = failureOf({ error: `no access for sk-live-1 ${'x'.repeat(900)}` }, [
+      'sk-live-1',
+    ]);
+    expect(failure.detail).not.toContain('sk-live-1');
+    expect(failure.detail).toContain('no access for [redacted]');
+    expect(failure.detail.length).toBeLessThan(600);
+  });
+
+  it('still says the completion has no message when nothing readable explains it', () => {
+    expect(failureOf({ error: { type: 'x' } }).detail).toBe('the completion has no message');
+    expect(failureOf({ choices: [] }).detail).toBe('the completion has no message');
   });
 });

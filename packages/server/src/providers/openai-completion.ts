@@ -1,4 +1,5 @@
 import { asKeptText, isStorableText, MAX_JSON_DEPTH } from '@airlock/core';
+import { withoutSecrets } from './provider-secrets.js';
 import type { ProviderRound } from './types.js';
 import { ProviderError } from './types.js';
 
@@ -80,14 +81,34 @@ function inputOf(args: unknown, index: number): unknown {
 }
 
 /**
+ * What an error object some compatible servers answer with status 200 says (`{"error":
+ * {"message", "code"}}` or `{"error": "..."}`), or null when it says nothing readable.
+ */
+function errorSaid(error: unknown): string | null {
+  if (typeof error === 'string' && error !== '') return error;
+  if (!isRecord(error) || typeof error.message !== 'string' || error.message === '') return null;
+  const code = typeof error.code === 'string' && error.code !== '' ? ` (${error.code})` : '';
+  return `${error.message}${code}`;
+}
+
+/** How a completion is read: the most calls it may ask for, and what its quoted text must not hold. */
+export interface CompletionLimits {
+  maxToolCalls: number;
+  /** The secrets the request carried (the API key), taken out of any text the failure quotes. */
+  secrets?: readonly string[] | undefined;
+}
+
+/**
  * Reads one chat-completions answer as a round: a final answer, or the calls
  * it asks for (at most `maxToolCalls`).
  * @throws ProviderError when it is not JSON, not in the completions' shape
- *   (each way named, never a JavaScript error's words), cut short, a refusal
+ *   (each way named, never a JavaScript error's words; an error object in
+ *   its place quoted, without `secrets`), cut short, a refusal
  *   with no content (`provider_refused`, quoting it), or asks
  *   for more calls than `maxToolCalls` (`provider_too_many_calls`).
  */
-export function parseCompletion(text: string, maxToolCalls: number): ProviderRound {
+export function parseCompletion(text: string, limits: CompletionLimits): ProviderRound {
+  const { maxToolCalls, secrets = [] } = limits;
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -97,8 +118,16 @@ export function parseCompletion(text: string, maxToolCalls: number): ProviderRou
   const choices = isRecord(payload) ? payload.choices : undefined;
   const choice = Array.isArray(choices) ? choices[0] : undefined;
   const message = isRecord(choice) ? choice.message : undefined;
-  if (!isRecord(message))
+  if (!isRecord(message)) {
+    const said = isRecord(payload) ? errorSaid(payload.error) : null;
+    if (said !== null) {
+      throw new ProviderError(
+        'provider_error',
+        `the endpoint answered an error instead of a completion: ${withoutSecrets(said, secrets).slice(0, 500)}`,
+      );
+    }
     throw new ProviderError('provider_error', 'the completion has no message');
+  }
   const cutShort = CUT_SHORT[typeof choice?.finish_reason === 'string' ? choice.finish_reason : ''];
   if (cutShort) throw new ProviderError(cutShort.code, cutShort.detail);
   if (message.content != null && typeof message.content !== 'string') {

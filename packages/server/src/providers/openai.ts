@@ -174,6 +174,9 @@ export class OpenAIProvider implements ModelProvider {
       signal: request.signal,
       secrets: apiKey ? [apiKey] : [],
     });
-    return parseCompletion(text, this.maxToolCalls);
+    return parseCompletion(text, {
+      maxToolCalls: this.maxToolCalls,
+      secrets: apiKey ? [apiKey] : [],
+    });
   }
 }
