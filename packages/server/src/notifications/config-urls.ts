@@ -33,17 +33,28 @@ export const ReceiverUrl = HttpUrl.superRefine((url, ctx) => {
   if (refused) ctx.addIssue({ code: 'custom', message: refused });
 });
 
+/** Whether a URL would cross the network unencrypted: `http:` to a host not on this machine. */
+export function isPlaintextOffMachine(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+  } catch {
+    return false; // Not a URL at all: its schema says so.
+  }
+}
+
+/** Why a webhook `url` in clear text off this machine is refused without `allow_plaintext`. */
+export const PLAINTEXT_WEBHOOK =
+  'a notice carries the call\'s input and the inbox link, and http:// sends them readable to anyone on the way: use https, http only to a loopback host (127.0.0.1, ::1, localhost), or set "allow_plaintext": true on the channel for a receiver on a network you trust';
+
 /**
  * Slack's Web API base URL, which every request sends the bot token to: https, or http only
  * to this machine (a test server, a local relay), so the token stays out of clear text.
  */
-export const SlackApiUrl = ReceiverUrl.refine(
-  ofParsed((url) => url.protocol === 'https:' || isLoopbackHost(url.hostname)),
-  {
-    message:
-      'api_url is sent the bot token: it is https, or http only to a loopback host (127.0.0.1, ::1, localhost)',
-  },
-);
+export const SlackApiUrl = ReceiverUrl.refine((text) => !isPlaintextOffMachine(text), {
+  message:
+    'api_url is sent the bot token: it is https, or http only to a loopback host (127.0.0.1, ::1, localhost)',
+});
 
 /**
  * Where people reach the kernel: the base every link of a notice is appended to, so it has

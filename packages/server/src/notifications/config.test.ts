@@ -250,6 +250,35 @@ describe('notification configuration', () => {
     }
   });
 
+  it('refuses a webhook url in clear text off this machine unless the channel allows plaintext', () => {
+    const channel = (url: string, extra: object = {}) => ({
+      channels: [{ name: 'a', kind: 'webhook', workspace: 'ws', url, secrets: [SECRET], ...extra }],
+    });
+    for (const url of ['http://hooks.example.com/airlock', 'http://10.0.0.5:8080/h']) {
+      const problems = problemsOf(channel(url));
+      expect(problems.map((p) => [p.code, p.pointer])).toEqual([
+        ['invalid_value', '/channels/0/url'],
+      ]);
+      expect(problems[0]!.message).toContain('allow_plaintext');
+    }
+    for (const url of [
+      'https://hooks.example.com/h',
+      'http://127.0.0.1:9000/h',
+      'http://localhost/h',
+      'http://[::1]:9000/h',
+    ]) {
+      expect(parseNotificationsConfig(channel(url), {}).channels).toHaveLength(1);
+    }
+    const allowed = parseNotificationsConfig(
+      channel('http://10.0.0.5:8080/h', { allow_plaintext: true }),
+      {},
+    );
+    expect(allowed.channels[0]).toMatchObject({
+      url: 'http://10.0.0.5:8080/h',
+      allow_plaintext: true,
+    });
+  });
+
   it('refuses a public_url with a query or fragment, where a link’s path and token would land', () => {
     for (const url of [
       'https://airlock.example.com/?tenant=a',

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { whereJsonBroke } from '@airlock/core';
 import { z } from 'zod';
-import { PublicUrl, ReceiverUrl, SlackApiUrl } from './config-urls.js';
+import {
+  isPlaintextOffMachine,
+  PLAINTEXT_WEBHOOK,
+  PublicUrl,
+  ReceiverUrl,
+  SlackApiUrl,
+} from './config-urls.js';
 import {
   ACTION_LINK_SECRET_MIN_LENGTH,
   isActionLinkSecret,
@@ -9,6 +15,7 @@ import {
   type SecretValue,
   secretOf,
 } from './secrets.js';
+import { refusedTarget } from './target-address.js';
 
 /**
  * Notification channels and their routing, as configuration (issue 27): a
@@ -47,13 +54,25 @@ const Common = {
   max_attempts: z.number().int().min(1).max(50).optional(),
 };
 
-const WebhookChannel = z.strictObject({
-  ...Common,
-  kind: z.literal('webhook'),
-  url: ReceiverUrl,
-  /** Every secret signs (rotation: add the new one, then remove the old). */
-  secrets: z.array(Secret).min(1).max(5),
-});
+const WebhookChannel = z
+  .strictObject({
+    ...Common,
+    kind: z.literal('webhook'),
+    url: ReceiverUrl,
+    /** Every secret signs (rotation: add the new one, then remove the old). */
+    secrets: z.array(Secret).min(1).max(5),
+    /**
+     * Posts over `http://` to a receiver off this machine. Off: a notice (the call's input,
+     * the inbox link) goes in clear text only to a loopback receiver.
+     */
+    allow_plaintext: z.boolean().optional(),
+  })
+  .superRefine((channel, ctx) => {
+    // A link-local url is refused as such (ReceiverUrl): one problem, the worse one.
+    if (channel.allow_plaintext || refusedTarget(channel.url) !== null) return;
+    if (!isPlaintextOffMachine(channel.url)) return;
+    ctx.addIssue({ code: 'custom', path: ['url'], message: PLAINTEXT_WEBHOOK });
+  });
 
 const SlackChannel = z.strictObject({
   ...Common,

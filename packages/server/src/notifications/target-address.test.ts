@@ -75,11 +75,20 @@ describe('where a notice is never sent', () => {
   it('takes loopback and private receivers, which a kernel run in-house posts to', () => {
     for (const url of [
       'http://127.0.0.1:9000/h',
-      'http://10.0.0.5/h',
+      'https://10.0.0.5/h',
       'https://hooks.example.com',
     ]) {
       expect(problemsOf({ kind: 'webhook', url, secrets: [SECRET] })).toEqual([]);
     }
+    // In clear text off this machine only when the channel says so (config.test.ts).
+    expect(
+      problemsOf({
+        kind: 'webhook',
+        url: 'http://10.0.0.5/h',
+        secrets: [SECRET],
+        allow_plaintext: true,
+      }),
+    ).toEqual([]);
     expect(isRefusedAddress('169.254.0.1')).toBe(true);
     expect(isRefusedAddress('192.168.1.1')).toBe(false);
     expect(isRefusedAddress('hooks.example.com')).toBe(false);
