@@ -36,6 +36,23 @@ const KEY_PROBLEMS = new Set([
 ]);
 
 /**
+ * Whether a problem names a key rather than its value: a key that should not
+ * be there, or a costly `patternProperties` pattern (the key is the culprit,
+ * not its subschema; a pointer ending in `pattern` or `uniqueItems` names
+ * that keyword's value, even under a pattern spelled so).
+ */
+function pointsAtKey(problem: { readonly code: string; readonly pointer: string }): boolean {
+  if (KEY_PROBLEMS.has(problem.code)) return true;
+  const [, parent, last] = /\/([^/]*)\/([^/]*)$/.exec(problem.pointer) ?? [];
+  return (
+    problem.code === 'tool_manifest_invalid' &&
+    parent === 'patternProperties' &&
+    last !== 'pattern' &&
+    last !== 'uniqueItems'
+  );
+}
+
+/**
  * Lints one rule file's text: the kernel's declaration problems (errors),
  * then every lint rule on the rules that validate on their own. Never
  * throws; findings are sorted by position.
@@ -60,11 +77,7 @@ export function lintDocument(
     severity: 'error',
     message: problem.message,
     pointer: problem.pointer,
-    location: locatePointer(
-      document,
-      problem.pointer,
-      KEY_PROBLEMS.has(problem.code) ? 'key' : 'value',
-    ),
+    location: locatePointer(document, problem.pointer, pointsAtKey(problem) ? 'key' : 'value'),
   }));
   findings.push(...duplicateKeyFindings(document, options.settings?.[DUPLICATE_KEY]));
   if (file.examples !== undefined) {

@@ -1,6 +1,7 @@
 import {
   type ApprovalMode,
   ApprovalModeSchema,
+  manifestSchemaStaticProblems,
   type Policy,
   resolveToolName,
   validateProfileConfiguration,
@@ -36,7 +37,8 @@ export interface RuleFile {
   readonly examples: unknown;
   /**
    * Declaration problems the kernel would report, each with a pointer into
-   * the file: its policy-text check's first, then core's validator's.
+   * the file: its policy-text check's first, then core's validator's, then
+   * the static check on `tool_manifest` input schemas.
    */
   readonly problems: readonly DeclarationProblem[];
   /** The compiled policy, when the kernel would accept the declaration. */
@@ -85,6 +87,8 @@ export function readRuleFile(value: unknown): RuleFile {
   const problems = [
     ...policyTextProblems(declaration),
     ...(validated.ok ? [] : validated.problems),
+    // The kernel's check on tool input schemas, core's copy: its static part (compiling is the kernel's).
+    ...manifestSchemaStaticProblems(declaration.tool_manifest),
   ];
   const mode = ApprovalModeSchema.safeParse(value.approval_mode);
   return {

@@ -17,7 +17,7 @@ export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
   holds_nul:
     'A `reason` or a contract constraint holds NUL (`\\u0000`), which a person would read as U+FFFD; the kernel refuses the declaration before validating it (a pattern may hold NUL).',
   tool_manifest_invalid:
-    '`tool_manifest` is not a list of tools with a name, an input_schema object, known risk traits and JSON-pointer targets (or it declares a name twice).',
+    "`tool_manifest` is not a list of tools with a name, an input_schema object, known risk traits and JSON-pointer targets (or it declares a name twice), or an input_schema has a shape the kernel refuses because checking calls against it would hold up the kernel: `uniqueItems` over items not all of a scalar type without a `maxItems` of at most 1000, a `pattern` or `patternProperties` key longer than 1024 characters or whose counted repetitions add up past 256, or more than 3000 JSON values besides annotations. A key under `properties` (or another map of names) is a name, so a property called `default` or `enum` is checked as a subschema. Whether a schema compiles (its draft's meta-schema, a pattern the kernel's linear-time engine refuses such as a backreference) is checked by the kernel alone.",
   permission_rule_invalid:
     'A permission rule has a pattern that cannot match: an absolute or non-canonical rooted target pattern, a glob that does not compile, an argument key that is no JSON pointer, or a guardrail outside a user overlay or one that allows.',
   rule_set_invalid:

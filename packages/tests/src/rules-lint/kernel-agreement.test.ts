@@ -18,7 +18,35 @@ const PROFILES: Record<string, string> = {
     '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "path": "command", "match": "*\\u0000*", "verdict": "deny", "reason": "nul"}]}',
   'an unknown key':
     '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "allow", "colour": "red"}]}',
+  'a bounded tool manifest': manifestProfile({
+    type: 'object',
+    properties: {
+      tags: { type: 'array', uniqueItems: true, items: { type: 'string' } },
+      id: { type: 'string', pattern: '^[a-z]{1,64}$' },
+    },
+  }),
+  'an unbounded uniqueItems under a property named default': manifestProfile({
+    type: 'object',
+    properties: { default: { type: 'array', uniqueItems: true } },
+  }),
+  'a patternProperties pattern of 300 counted repetitions': manifestProfile({
+    type: 'object',
+    patternProperties: { '[a-z]{300}': { type: 'string' } },
+  }),
+  'an enum past the size bound under a property named enum': manifestProfile({
+    type: 'object',
+    properties: { enum: { enum: Array.from({ length: 3000 }, (_, i) => i) } },
+  }),
 };
+
+/** A profile whose tool manifest declares one tool with this input schema. */
+function manifestProfile(inputSchema: Record<string, unknown>): string {
+  return JSON.stringify({
+    approval_mode: 'rules',
+    approval_rules: [],
+    tool_manifest: [{ name: 'edit', risk_traits: ['write'], input_schema: inputSchema }],
+  });
+}
 
 let kernel: TestKernel;
 
