@@ -141,4 +141,27 @@ describe('openai provider against a local chat-completions stub', () => {
     });
     expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_unreachable' } });
   });
+
+  it('refuses at creation a run naming no model on a deployment that names none, creating nothing', async () => {
+    // An endpoint that is down (port 9): the run that names a model is stopped before it matters.
+    d = await deploy(sqlite!, { openai: { baseUrl: 'http://127.0.0.1:9/v1' } });
+    const refused = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'x',
+      provider: { kind: 'openai' },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_configuration',
+      problems: [{ code: 'model_missing', pointer: '/provider/model' }],
+    });
+    expect((await d.member.get(`${d.ws}/runs`)).body.runs).toEqual([]);
+    const named = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'x',
+      provider: { kind: 'openai', model: 'm' },
+    });
+    expect(named.status).toBe(201);
+    await d.member.post(`${d.ws}/runs/${named.body.id}/stop`);
+  });
 });

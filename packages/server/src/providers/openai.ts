@@ -83,17 +83,29 @@ export class OpenAIProvider implements ModelProvider {
     this.apiKey = settings.apiKey?.trim() || undefined;
   }
 
-  /** A run's `base_url` the deployment does not admit (see {@link BaseUrlAllowance}). */
+  /**
+   * A run's `base_url` the deployment does not admit (see {@link BaseUrlAllowance}), and a
+   * run naming no model on a deployment that names none either (`model_missing`): every
+   * round of such a run would fail, so it is refused at creation instead.
+   */
   configProblems(config: unknown): ProblemDetail[] {
-    const baseUrl = (config as RunConfig).base_url;
-    if (baseUrl === undefined || this.allowance.admits(baseUrl)) return [];
-    return [
-      {
+    const { base_url: baseUrl, model } = config as RunConfig;
+    const problems: ProblemDetail[] = [];
+    if (baseUrl !== undefined && !this.allowance.admits(baseUrl)) {
+      problems.push({
         code: 'base_url_not_allowed',
         pointer: '/provider/base_url',
         message: this.allowance.refusal(baseUrl),
-      },
-    ];
+      });
+    }
+    if (!model && !this.settings.model) {
+      problems.push({
+        code: 'model_missing',
+        pointer: '/provider/model',
+        message: `this deployment names no model (OPENAI_MODEL): the run's provider must name one in "model"`,
+      });
+    }
+    return problems;
   }
 
   async nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound> {
@@ -115,7 +127,13 @@ export class OpenAIProvider implements ModelProvider {
       );
     }
     const model = run.model ?? this.settings.model;
-    if (!model) throw new ProviderError('provider_misconfigured', 'no model configured');
+    // A run stored before creation checked for one (or a kernel restarted without OPENAI_MODEL).
+    if (!model) {
+      throw new ProviderError(
+        'provider_misconfigured',
+        "no model configured: the deployment names none (OPENAI_MODEL) and neither does the run's provider",
+      );
+    }
     const twice = run.tools === undefined ? null : nameOfferedTwice(run.tools);
     if (twice !== null) throw new ProviderError('provider_misconfigured', twice);
     // A name `tool_names` repeats is one tool: its definitions would be the same.
