@@ -1,6 +1,6 @@
 import { awkTags } from './awk-program.js';
 import { cloudDeleteTags } from './cloud-deletes.js';
-import { containerVerb } from './container-verbs.js';
+import { containerTags } from './container-verbs.js';
 import { contentWriteTags } from './content-writes.js';
 import { hasFlag } from './flags.js';
 import { kubectlConfigTags } from './kubectl-config.js';
@@ -96,32 +96,6 @@ const NETWORKED_EXTERNAL = new Set([
 ]);
 const CONTAINERS = new Set(['docker', 'podman', 'nerdctl']);
 
-/**
- * Container engines. Pulling replaces a tag in the daemon's image store, which
- * every user and container of the host resolves; logging in or out replaces the
- * registry credential every later command uses. Both replace shared state, so
- * both are `destructive` as docs/action-contracts.md defines it.
- */
-function containerTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const { verb, unknownOption } = containerVerb(args);
-  if (unknownOption) tags.add('unknown');
-  if (verb === 'pull') {
-    tags.add('network');
-    tags.add('install_local');
-    tags.add('destructive');
-  } else if (verb === 'login' || verb === 'logout') {
-    tags.add('network');
-    tags.add('write');
-    tags.add('destructive');
-  } else if (verb === 'down' && hasFlag(args, '-v', '--volumes', '--rmi')) {
-    tags.add('delete');
-    tags.add('destructive');
-  } else if (verb === 'run' || verb === 'exec' || verb === 'create') {
-    // The container runs a command the classifier does not read, on whatever the host mounts into it.
-    tags.add('unknown');
-  }
-}
-
 /** `crontab`: `-l` reads; `-r` removes every entry; a table (a file or `-`) replaces them all. */
 function crontabTags(args: readonly string[], tags: Set<ActionTag>): void {
   if (hasFlag(args, '-r')) {
@@ -148,12 +122,11 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
   }
   if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');
   if (CONTAINERS.has(program)) containerTags(args, tags);
-  // `kubectl exec POD -- CMD` (and run, debug) runs a command in the cluster, not read here.
-  if (
-    (program === 'kubectl' || program === 'oc') &&
-    args.some((arg) => /^(exec|run|debug)$/.test(arg))
-  ) {
-    tags.add('unknown');
+  // `kubectl exec POD -- CMD` (and run, debug, attach) runs a command in the cluster, not read
+  // here; `kubectl cp` writes its destination, on this machine or in the pod.
+  if (program === 'kubectl' || program === 'oc') {
+    if (args.some((arg) => /^(exec|run|debug|attach)$/.test(arg))) tags.add('unknown');
+    if (args.includes('cp')) tags.add('write');
   }
   if (program === 'kubectl' || program === 'oc') kubectlConfigTags(args, tags);
   if (program === 'crontab') crontabTags(args, tags);
