@@ -38,3 +38,22 @@ describe('hideUrlCredentials', () => {
     );
   });
 });
+
+describe('hideUrlCredentials on a URL no parser accepts', () => {
+  it('hides a password that holds a ?, # or / not percent-encoded', () => {
+    expect(hideUrlCredentials('http://tenant:pa?ss@collector:4318')).toBe(
+      'http://***@collector:4318',
+    );
+    expect(hideUrlCredentials('http://tenant:pa#ss@collector:4318/v1')).toBe(
+      'http://***@collector:4318/v1',
+    );
+    expect(hideUrlCredentials('postgres://u:pa/ss?w@db:5432/airlock?password=x')).toBe(
+      'postgres://***@db:5432/airlock?password=***',
+    );
+  });
+
+  it('hides the user information of a URL written without its scheme', () => {
+    expect(hideUrlCredentials('tenant:s3cret@collector:4318')).toBe('***@collector:4318');
+    expect(hideUrlCredentials('collector:4318/v1/traces')).toBe('collector:4318/v1/traces');
+  });
+});

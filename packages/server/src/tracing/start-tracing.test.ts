@@ -18,4 +18,17 @@ describe('the OTLP endpoint setting', () => {
       '--otlp-endpoint wants an http(s) URL such as http://127.0.0.1:4318, not ftp://***@collector:4318',
     );
   });
+
+  it('refuses an endpoint no parser accepts without showing its password', () => {
+    for (const text of [
+      'http://tenant:pa?ss@collector:4318',
+      'http://tenant:pa#ss@collector:4318',
+      'tenant:pass@collector:4318',
+    ]) {
+      expect(() => parseOtlpEndpoint(text, '--otlp-endpoint')).toThrow(
+        /^--otlp-endpoint wants an http\(s\) URL such as http:\/\/127\.0\.0\.1:4318, not \S*\*\*\*@collector:4318$/,
+      );
+      expect(() => parseOtlpEndpoint(text)).not.toThrow(/pa.?ss/);
+    }
+  });
 });
