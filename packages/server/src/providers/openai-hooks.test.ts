@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HOOK_OUTPUT_PREVIEW_MAX_BYTES } from '@airlock/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -19,9 +20,9 @@ interface ChatRequest {
 /**
  * A chat-completions stand-in: answers the summary instruction with a
  * summary, feedback with a second answer, and otherwise calls `read` for the
- * first `toolRounds` requests, then answers.
+ * first `toolRounds` requests, then answers `firstAnswer`.
  */
-async function startStub(toolRounds: number) {
+async function startStub(toolRounds: number, firstAnswer = 'first answer') {
   const requests: ChatRequest[] = [];
   let rounds = 0;
   const server: Server = createServer((req, res) => {
@@ -48,7 +49,7 @@ async function startStub(toolRounds: number) {
           ],
         };
       } else {
-        message = { role: 'assistant', content: 'first answer' };
+        message = { role: 'assistant', content: firstAnswer };
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ choices: [{ index: 0, message }] }));
@@ -114,9 +115,33 @@ describe('lifecycle hooks with the openai provider', () => {
       continuations: 1,
     });
     expect(stub.requests).toHaveLength(2);
+    // The model reads the answer the feedback is about before the feedback.
     expect(stub.requests[1]!.messages).toEqual([
       { role: 'user', content: 'answer' },
+      { role: 'assistant', content: 'first answer' },
       { role: 'user', content: 'feedback: cite sources' },
+    ]);
+  });
+
+  it("sends the start of an answer longer than the stop hook's preview before its feedback, marked cut", async () => {
+    const long = 'z'.repeat(HOOK_OUTPUT_PREVIEW_MAX_BYTES + 100);
+    stub = await startStub(0, long);
+    d = await deploy(sqlite!, { openai: { baseUrl: stub.url, apiKey: 'k', model: 'm' } });
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'answer',
+      lifecycle_hooks: { stop: { tool: 'check', timeout_ms: 5000, max_continuations: 1 } },
+      provider: { kind: 'openai' },
+    });
+    let stops = 0;
+    await serve(d, created.body.id, () => {
+      stops += 1;
+      return stops === 1 ? { continue: true, feedback: 'feedback: shorter' } : { continue: false };
+    });
+    expect(stub.requests[1]!.messages).toEqual([
+      { role: 'user', content: 'answer' },
+      { role: 'assistant', content: `${long.slice(0, HOOK_OUTPUT_PREVIEW_MAX_BYTES)}…` },
+      { role: 'user', content: 'feedback: shorter' },
     ]);
   });
 

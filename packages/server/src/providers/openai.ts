@@ -143,8 +143,10 @@ export class OpenAIProvider implements ModelProvider {
     if (run.system) messages.push({ role: 'system', content: run.system });
     messages.push({ role: 'user', content: request.input });
     for (const past of request.history) {
-      // Feedback and summaries are said to the model, not answers to its calls.
+      // Feedback and summaries are said to the model, not answers to its calls; feedback
+      // follows the answer it is about, which the model gave.
       for (const note of past.results.filter((r) => r.kind !== undefined)) {
+        if (note.answer !== undefined) messages.push({ role: 'assistant', content: note.answer });
         messages.push({ role: 'user', content: note.content });
       }
       const calls = past.results.filter((r) => r.kind === undefined);

@@ -21,6 +21,12 @@ export interface FedResult {
    * or `summary` of older rounds a compaction replaced. Absent for results.
    */
   kind?: 'feedback' | 'summary' | undefined;
+  /**
+   * For `feedback`: the answer the model gave that the stop hook sent back, as the hook's input
+   * kept it (whole up to 4 KiB, else its start followed by `…`), so the model reads what it is
+   * asked to revise. Absent when the hook's input kept none.
+   */
+  answer?: string | undefined;
 }
 
 /** One earlier round: what the model asked for and what it read back. */

@@ -29,6 +29,7 @@ async function measure(reader: Reader, run: RunTable) {
     if (round <= run.summary_through_round) continue;
     for (const r of results) {
       bytes += bytesOf(r.tool_name) + bytesOf(JSON.stringify(r.tool_input)) + bytesOf(r.content);
+      bytes += r.answer === undefined ? 0 : bytesOf(r.answer);
     }
     if (round < run.round) older.push({ round, results });
   }

@@ -52,6 +52,7 @@ function fedResult(task: TaskTable, run: RunTable): FedResult | null {
   const result = task.result ? (JSON.parse(task.result) as { structured_content?: unknown }) : null;
   const decision = result?.structured_content as { continue?: boolean; feedback?: string } | null;
   if (!decision?.continue || typeof decision.feedback !== 'string') return null;
+  const answer = answerRead(task);
   return {
     task_key: task.key,
     tool_call_id: null,
@@ -59,7 +60,24 @@ function fedResult(task: TaskTable, run: RunTable): FedResult | null {
     tool_input: {},
     content: decision.feedback,
     kind: 'feedback',
+    ...(answer === null ? {} : { answer }),
   };
+}
+
+/**
+ * The answer a stop hook read, from its input's preview: whole when the preview holds all
+ * of it, else the preview and `…`; null when the input holds none.
+ */
+function answerRead(hook: TaskTable): string | null {
+  const input = JSON.parse(hook.tool_input) as {
+    output_preview?: unknown;
+    output_size_bytes?: unknown;
+  };
+  if (typeof input.output_preview !== 'string') return null;
+  const whole =
+    typeof input.output_size_bytes !== 'number' ||
+    Buffer.byteLength(input.output_preview, 'utf8') >= input.output_size_bytes;
+  return whole ? input.output_preview : `${input.output_preview}…`;
 }
 
 function keyNumber(key: string): number {
