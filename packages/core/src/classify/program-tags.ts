@@ -2,6 +2,7 @@ import { awkTags } from './awk-program.js';
 import { cloudDeleteTags } from './cloud-deletes.js';
 import { containerTags } from './container-verbs.js';
 import { contentWriteTags } from './content-writes.js';
+import { transferTags } from './file-transfers.js';
 import { hasFlag } from './flags.js';
 import { kubectlConfigTags } from './kubectl-config.js';
 import { outputTags } from './output-files.js';
@@ -166,7 +167,7 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
     if (args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'))) {
       tags.add('write');
     }
-  } else if (NETWORK.has(program)) tags.add('network');
+  } else if (NETWORK.has(program) && !transferTags(program, args, tags)) tags.add('network');
   if (EXTERNAL.has(program)) externalTags(program, args, tags);
   if (curlSends(program, args)) tags.add('external');
   if (SQL_CLIENTS.has(program) && args.some((arg) => DESTRUCTIVE_SQL.test(arg))) {
