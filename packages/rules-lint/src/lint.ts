@@ -33,6 +33,7 @@ const KEY_PROBLEMS = new Set([
   'hook_event_unknown',
   'hook_key_unknown',
   'contract_key_unknown',
+  'unrecognized_keys',
 ]);
 
 /**

@@ -9,6 +9,7 @@ import {
 } from '@airlock/core';
 import { catalogOfNames, type ToolCatalog } from './catalog/tool-catalog.js';
 import { type DeclarationProblem, policyTextProblems } from './policy-text.js';
+import { requestGuardProblems } from './request-guard.js';
 
 /**
  * Keys a rule file may carry beside a profile configuration: `$schema` for
@@ -37,8 +38,9 @@ export interface RuleFile {
   readonly examples: unknown;
   /**
    * Declaration problems the kernel would report, each with a pointer into
-   * the file: its policy-text check's first, then core's validator's, then
-   * the static check on `tool_manifest` input schemas.
+   * the file: for a profile its request guard's (nesting, `__proto__` keys)
+   * first, then its policy-text check's, core's validator's, and the static
+   * check on `tool_manifest` input schemas.
    */
   readonly problems: readonly DeclarationProblem[];
   /** The compiled policy, when the kernel would accept the declaration. */
@@ -84,11 +86,21 @@ export function readRuleFile(value: unknown): RuleFile {
     if (!(FILE_ONLY_KEYS as readonly string[]).includes(key)) setOwn(declaration, key, field);
   }
   const validated = validateProfileConfiguration(declaration);
-  const problems = [
+  const declared = [
     ...policyTextProblems(declaration),
     ...(validated.ok ? [] : validated.problems),
     // The kernel's check on tool input schemas, core's copy: its static part (compiling is the kernel's).
     ...manifestSchemaStaticProblems(declaration.tool_manifest),
+  ];
+  // The guard the kernel runs on the request first; a key core already calls unknown is said once.
+  const unknownKeys = new Set(
+    declared.filter((problem) => problem.code === 'unknown_key').map((problem) => problem.pointer),
+  );
+  const problems = [
+    ...requestGuardProblems(declaration).filter(
+      (problem) => problem.code !== 'unrecognized_keys' || !unknownKeys.has(problem.pointer),
+    ),
+    ...declared,
   ];
   const mode = ApprovalModeSchema.safeParse(value.approval_mode);
   return {

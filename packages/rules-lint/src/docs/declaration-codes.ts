@@ -1,5 +1,6 @@
 import type { ProblemCode } from '@airlock/core';
 import type { PolicyTextCode } from '../policy-text.js';
+import type { RequestGuardCode } from '../request-guard.js';
 
 /** Codes `rules-lint` adds for a file's `examples` (checked by `check`, run by `test`). */
 export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_failed'] as const;
@@ -10,8 +11,12 @@ export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_
  * A test checks every code of core has one.
  */
 export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
-  Record<ProblemCode | PolicyTextCode | (typeof EXAMPLE_CODES)[number], string>
+  Record<ProblemCode | PolicyTextCode | RequestGuardCode | (typeof EXAMPLE_CODES)[number], string>
 > = {
+  input_too_deep:
+    'A profile nests arrays and objects deeper than 64 levels (the profile itself is level 1): the kernel refuses such a request before reading it, whatever it holds. The pointer names the first value past the bound.',
+  unrecognized_keys:
+    "A `__proto__` key, anywhere in a profile (inside a tool's input_schema too): the kernel refuses it at any depth, since it would reach an object's prototype rather than its data.",
   not_unicode:
     'A text or key holds a lone UTF-16 surrogate (written as a `\\uD800`-style escape), which has no UTF-8 form; the kernel refuses the declaration before validating it.',
   holds_nul:

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PROBLEM_CODES } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { POLICY_TEXT_CODES } from '../policy-text.js';
+import { REQUEST_GUARD_CODES } from '../request-guard.js';
 import { LINT_RULES } from '../rules/catalog.js';
 import { runCaptured } from '../testing/capture.js';
 import { EXAMPLE_CODES } from './declaration-codes.js';
@@ -45,6 +46,7 @@ function resolveLink(url: string): string | undefined {
 
 const EVERY_CODE = [
   ...LINT_RULES.map((rule) => rule.id),
+  ...REQUEST_GUARD_CODES,
   ...POLICY_TEXT_CODES,
   ...PROBLEM_CODES,
   ...EXAMPLE_CODES,

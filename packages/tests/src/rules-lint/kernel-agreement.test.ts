@@ -33,6 +33,12 @@ const PROFILES: Record<string, string> = {
     type: 'object',
     patternProperties: { '[a-z]{300}': { type: 'string' } },
   }),
+  'a tool schema nesting past the request guard': manifestProfile({
+    items: JSON.parse(`${'['.repeat(61)}${']'.repeat(61)}`),
+  }),
+  'a tool schema with a __proto__ property': manifestProfile(
+    JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "string"}}}'),
+  ),
   'an enum past the size bound under a property named enum': manifestProfile({
     type: 'object',
     properties: { enum: { enum: Array.from({ length: 3000 }, (_, i) => i) } },
@@ -74,7 +80,9 @@ async function kernelProblems(text: string): Promise<string[]> {
   const body = (await response.json()) as {
     error: { code: string; problems?: { code: string; pointer: string }[] };
   };
-  expect(body.error.code).toBe('invalid_configuration');
+  // The request guard answers before the validator: input_too_deep names no pointer.
+  if (body.error.code === 'input_too_deep') return ['input_too_deep'];
+  expect(body.error.code).toMatch(/^(invalid_configuration|invalid_input)$/);
   return (body.error.problems ?? []).map((problem) => `${problem.code} ${problem.pointer}`);
 }
 
@@ -89,7 +97,11 @@ describe('rules-lint and the kernel agree on a profile', () => {
       const refused = await kernelProblems(text);
       // The kernel stops at its first check that fails; the linter reports every check's problems.
       expect(errors.length > 0).toBe(refused.length > 0);
-      expect(errors).toEqual(expect.arrayContaining(refused));
+      const codes = errors.map((error) => error.split(' ')[0]);
+      for (const problem of refused) {
+        if (problem.includes(' ')) expect(errors).toContain(problem);
+        else expect(codes).toContain(problem);
+      }
     });
   }
 });
