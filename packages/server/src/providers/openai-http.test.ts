@@ -12,6 +12,8 @@ interface Reply {
   status: number;
   headers?: Record<string, string>;
   body: string;
+  /** Sends only this many characters of the body, then closes the connection. */
+  cutAfter?: number;
 }
 
 const answer = (content: string): Reply => ({
@@ -28,7 +30,12 @@ async function startStub(reply: (n: number, authorization: string) => Reply) {
       requests += 1;
       const out = reply(requests, req.headers.authorization ?? '');
       res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
-      res.end(out.body);
+      if (out.cutAfter === undefined) {
+        res.end(out.body);
+        return;
+      }
+      // The connection drops partway through the body its length announced.
+      res.write(out.body.slice(0, out.cutAfter), () => res.socket?.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,6 +125,22 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
       },
     });
     expect(stub.requests()).toBe(1);
+  });
+
+  it('says the connection closed mid-answer when the endpoint drops it partway through the body', async () => {
+    const whole = answer('hi');
+    const run = await runToEnd(() => ({
+      ...whole,
+      headers: { 'content-length': String(whole.body.length) },
+      cutAfter: 10,
+    }));
+    expect(run).toMatchObject({
+      state: 'failed',
+      error: {
+        code: 'provider_unreachable',
+        detail: expect.stringMatching(/^the connection closed before the whole answer arrived/),
+      },
+    });
   });
 
   it('fails with provider_response_too_large instead of reading a huge completion', async () => {

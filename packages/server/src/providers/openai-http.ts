@@ -50,11 +50,15 @@ function tooLarge(): ProviderError {
   );
 }
 
-/** Why a request got no answer: the round's time ran out (`provider_timeout`), or the endpoint failed. */
+/**
+ * Why a request got no answer: the round's time ran out (`provider_timeout`), or the endpoint
+ * failed, said as `what` when given (fetch's own words, such as "terminated", when not).
+ */
 function unreachable(
   error: unknown,
   signal: AbortSignal,
   secrets: readonly string[],
+  what?: string,
 ): ProviderError {
   if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') {
     return new ProviderError(
@@ -65,7 +69,7 @@ function unreachable(
   // fetch says only "fetch failed": its cause names why (ECONNREFUSED, ENOTFOUND, bad port).
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message;
-  const message = `${(error as Error).message}${why ? ` (${why})` : ''}`;
+  const message = `${what ?? (error as Error).message}${why ? ` (${why})` : ''}`;
   return new ProviderError('provider_unreachable', withoutSecrets(message, secrets));
 }
 
@@ -133,7 +137,12 @@ export async function postCompletion(
       text = await readCapped(response);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      throw unreachable(error, init.signal, secrets);
+      throw unreachable(
+        error,
+        init.signal,
+        secrets,
+        'the connection closed before the whole answer arrived',
+      );
     }
     if (response.ok) return text;
     if (response.status >= 300 && response.status < 400) throw redirected(response, secrets);
