@@ -1,4 +1,5 @@
 import { hasFlag } from './flags.js';
+import { pluginTags } from './plugin-verbs.js';
 import type { ActionTag } from './tags.js';
 
 /** Options of docker, podman and nerdctl (and of `compose`) before the verb that take a value. */
@@ -24,8 +25,14 @@ const GROUPS = new Set(['image', 'compose', 'container']);
  * whether an option before it is one the classifier does not know (it may
  * take the verb as its value).
  */
-export function containerVerb(args: readonly string[]): { verb: string; unknownOption: boolean } {
+export function containerVerb(args: readonly string[]): {
+  verb: string;
+  /** The first word after the engine's options (`compose` in `docker compose up`). */
+  command: string;
+  unknownOption: boolean;
+} {
   let unknownOption = false;
+  let command = '';
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg.startsWith('-')) {
@@ -34,9 +41,10 @@ export function containerVerb(args: readonly string[]): { verb: string; unknownO
       continue;
     }
     const word = arg.toLowerCase();
-    if (!GROUPS.has(word)) return { verb: word, unknownOption };
+    command ||= word;
+    if (!GROUPS.has(word)) return { verb: word, command, unknownOption };
   }
-  return { verb: '', unknownOption };
+  return { verb: '', command, unknownOption };
 }
 
 /** Whether the verb builds an image (`build`, `buildx build`, `buildx bake`, `builder build`). */
@@ -70,8 +78,13 @@ function namesOutput(args: readonly string[]): boolean {
  * and a build's steps run code the classifier does not read (`unknown`), and
  * `run`, `create`, `up` and a build pull the images they lack.
  */
-export function containerTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const { verb, unknownOption } = containerVerb(args);
+export function containerTags(
+  program: string,
+  args: readonly string[],
+  tags: Set<ActionTag>,
+): void {
+  const { verb, command, unknownOption } = containerVerb(args);
+  pluginTags(program, args, tags, command);
   const add = (...found: ActionTag[]) => {
     for (const tag of found) tags.add(tag);
   };

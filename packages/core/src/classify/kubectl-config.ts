@@ -15,7 +15,7 @@ const WRITES = new Set([
 const DELETES = new Set(['delete-context', 'delete-cluster', 'delete-user']);
 
 /** The words of a `kubectl`/`oc` command line without its options (and their values). */
-function operands(args: readonly string[]): string[] {
+export function kubectlOperands(args: readonly string[]): string[] {
   const words: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
@@ -33,7 +33,7 @@ function operands(args: readonly string[]): string[] {
  * is `delete` in their place of `write`. Any other command keeps `external`.
  */
 export function kubectlConfigTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const [verb, subverb = ''] = operands(args);
+  const [verb, subverb = ''] = kubectlOperands(args);
   if (verb !== 'config') return;
   if (READS.has(subverb)) {
     tags.delete('external');

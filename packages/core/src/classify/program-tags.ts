@@ -7,6 +7,7 @@ import { hasFlag } from './flags.js';
 import { kubectlConfigTags } from './kubectl-config.js';
 import { outputTags } from './output-files.js';
 import { installsPackages, publishesPackages, withdrawsPackages } from './package-managers.js';
+import { pluginTags } from './plugin-verbs.js';
 import type { ActionTag } from './tags.js';
 import { tarListTags } from './tar-listing.js';
 import { terraformTags } from './terraform-verbs.js';
@@ -122,10 +123,11 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
     tags.add('network');
   }
   if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');
-  if (CONTAINERS.has(program)) containerTags(args, tags);
+  if (CONTAINERS.has(program)) containerTags(program, args, tags);
   // `kubectl exec POD -- CMD` (and run, debug, attach) runs a command in the cluster, not read
   // here; `kubectl cp` writes its destination, on this machine or in the pod.
   if (program === 'kubectl' || program === 'oc') {
+    pluginTags(program, args, tags);
     if (args.some((arg) => /^(exec|run|debug|attach)$/.test(arg))) tags.add('unknown');
     if (args.includes('cp')) tags.add('write');
   }
