@@ -1,4 +1,14 @@
-import { accessSync, constants, type Stats, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 
@@ -32,6 +42,32 @@ function statOf(path: string): Stats | null {
   }
 }
 
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** How the files pg_dump writes begin: a custom archive, a tar archive (its first member), a plain script. */
+const POSTGRES_DUMP_HEADS = ['PGDMP', 'toc.dat', '--\n-- PostgreSQL database dump'];
+
+/** True when `file` begins as a pg_dump output does; false too when it cannot be read. */
+function isPostgresDump(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(64);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('latin1');
+    return POSTGRES_DUMP_HEADS.some((start) => text.startsWith(start));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** True when this process may use `path` as `mode` says (root may, whatever the bits). */
 function allowed(path: string, mode: number): boolean {
   try {
@@ -43,7 +79,8 @@ function allowed(path: string, mode: number): boolean {
 }
 
 /**
- * Checks where a backup is to be written: a new file in a directory that exists and is writable.
+ * Checks where a backup is to be written: a new file (not a symbolic link, even one to nothing)
+ * in a directory that exists and is writable.
  * @throws BackupPathError naming the path and what is wrong with it.
  */
 export function checkBackupTarget(file: string): void {
@@ -52,6 +89,13 @@ export function checkBackupTarget(file: string): void {
     throw new BackupPathError(
       'backup_target_exists',
       `${target} is a directory; name a new file in it, such as ${join(target, 'airlock-backup.sqlite')}`,
+    );
+  }
+  // A link whose file does not exist yet: the copy would land at its name, not where it points.
+  if (lstatOrNull(target)?.isSymbolicLink()) {
+    throw new BackupPathError(
+      'backup_target_exists',
+      `${target} is a symbolic link (to ${readlinkSync(target)}); a backup never writes through one: name a new file`,
     );
   }
   const directory = dirname(target);
@@ -77,9 +121,9 @@ export function checkBackupTarget(file: string): void {
 }
 
 /**
- * Checks a restore's paths: a backup file that exists and can be read, and a data
- * directory that is one (or does not exist yet: the restore makes it) and
- * whose own store the file is not.
+ * Checks a restore's paths: a backup file that exists, can be read and is no
+ * PostgreSQL dump, and a data directory that is one (or does not exist yet:
+ * the restore makes it) and whose own store the file is not.
  * @throws BackupPathError naming the path and what is wrong with it.
  */
 export function checkRestorePaths(options: { file: string; dataDir: string }): void {
@@ -97,6 +141,14 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
   }
   if (!allowed(file, constants.R_OK)) {
     throw new BackupPathError('backup_unreadable', `cannot read ${file} (permission denied)`);
+  }
+  if (isPostgresDump(file)) {
+    throw new BackupPathError(
+      'not_an_airlock_store',
+      `${file} is a PostgreSQL dump (pg_dump), not a SQLite backup; restore it with pg_restore into a new database, ` +
+        'then run airlock fence --database-url <it> --replaced-database-url <the old one> ' +
+        '(docs/operations.md, "Backup and restore")',
+    );
   }
   const dataDir = resolve(options.dataDir);
   const dir = statOf(dataDir);
