@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hideUrlCredentials } from './url-credentials.js';
 
@@ -55,5 +56,27 @@ describe('hideUrlCredentials on a URL no parser accepts', () => {
   it('hides the user information of a URL written without its scheme', () => {
     expect(hideUrlCredentials('tenant:s3cret@collector:4318')).toBe('***@collector:4318');
     expect(hideUrlCredentials('collector:4318/v1/traces')).toBe('collector:4318/v1/traces');
+  });
+});
+
+describe('hideUrlCredentials on any password', () => {
+  it('never shows a run of the password, whatever marks it holds', () => {
+    // Upper-case letters, which neither the user, the host nor the rest of the URL holds.
+    const marks = 'QWXZ?#/@:%&=;+ '.split('');
+    fc.assert(
+      fc.property(
+        fc.constantFrom('postgres://', 'http://', 'https://', ''),
+        fc.stringMatching(/^[a-z0-9.]{1,12}$/),
+        fc.string({ minLength: 6, unit: fc.constantFrom(...marks) }),
+        fc.constantFrom('', '/db', '/v1/traces?x=1', '?sslmode=require', '#part'),
+        (scheme, user, password, tail) => {
+          const secret = /[QWXZ]{3,}/.exec(password)?.[0];
+          fc.pre(secret !== undefined);
+          const shown = hideUrlCredentials(`${scheme}${user}:${password}@db.example:5432${tail}`);
+          expect(shown).not.toContain(secret);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -15,21 +15,16 @@ function decoded(text: string): string {
 }
 
 /**
- * The text with its user information (`user:password@`) replaced by `***`.
- * The authority ends at the first `/`, `?` or `#`, and its last `@` ends the
- * user information; when the authority holds no `@` but the text does later,
- * the password itself may hold a `/`, `?` or `#` (`u:pa?ss@host`, a URL no
- * parser accepts), so everything up to the text's last `@` is hidden, as
- * it is in a text without `//` (`user:password@host`, the scheme left out).
+ * The text with its user information (`user:password@`) replaced by `***`:
+ * everything from the scheme's `://` (the start, without one) to the text's
+ * last `@`. A password may hold a `/`, `?`, `#` or `@` not percent-encoded
+ * (a URL no parser accepts, yet said back in an error), so no `@` but the
+ * last is taken for the host's; an `@` in a query value hides the host too.
  */
 function withoutUserInformation(url: string): string {
-  const slashes = url.indexOf('//');
-  const start = slashes < 0 ? 0 : slashes + 2;
-  const rest = url.slice(start);
-  const authorityEnd = rest.search(/[/?#]/);
-  const authority = authorityEnd < 0 ? rest : rest.slice(0, authorityEnd);
-  const at = authority.includes('@') ? authority.lastIndexOf('@') : rest.lastIndexOf('@');
-  return at < 0 ? url : `${url.slice(0, start)}${HIDDEN}${rest.slice(at)}`;
+  const start = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url)?.[0].length ?? 0;
+  const at = url.lastIndexOf('@');
+  return at < start ? url : `${url.slice(0, start)}${HIDDEN}${url.slice(at)}`;
 }
 
 /**
