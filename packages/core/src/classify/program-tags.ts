@@ -4,6 +4,7 @@ import { containerTags } from './container-verbs.js';
 import { contentWriteTags } from './content-writes.js';
 import { transferTags } from './file-transfers.js';
 import { hasFlag } from './flags.js';
+import { helmTags } from './helm-verbs.js';
 import { kubectlConfigTags } from './kubectl-config.js';
 import { outputTags } from './output-files.js';
 import { installsPackages, publishesPackages, withdrawsPackages } from './package-managers.js';
@@ -134,6 +135,7 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
   if (program === 'kubectl' || program === 'oc') kubectlConfigTags(args, tags);
   if (program === 'crontab') crontabTags(args, tags);
   if (program === 'terraform' || program === 'tofu') terraformTags(args, tags);
+  if (program === 'helm') helmTags(args, tags);
   if (program === 'atrm') tags.add('delete');
 }
 
