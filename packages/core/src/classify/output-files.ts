@@ -43,8 +43,17 @@ function curlWritesAFile(args: readonly string[]): boolean {
   return writesAFile(values);
 }
 
-/** tsc's options (read without regard to case, as tsc does) that write a trace or a profile even under `--noEmit`. */
-const TSC_PROFILES = /^--(generatetrace|generatecpuprofile)(=|$)/i;
+/**
+ * tsc's options (read without regard to case, as tsc does) that write a
+ * file even under `--noEmit`: a trace or a profile, and the `.tsbuildinfo`
+ * of an incremental or build-mode run.
+ */
+const TSC_WRITES_ANYWAY =
+  /^(--(generatetrace|generatecpuprofile|incremental|build|tsbuildinfofile)(=|$)|-[ib]$)/i;
+/** xxd's options that take a value (its long spellings with one dash). */
+const XXD_VALUED = [
+  ...['-c', '-cols', '-g', '-groupsize', '-l', '-len', '-n', '-name', '-o', '-s', '-seek'],
+];
 
 /** The letters of bash's `history` options, up to its first operand. */
 function historyOptions(args: readonly string[]): string {
@@ -71,9 +80,10 @@ function historyReplacesFile(args: readonly string[], tags: Set<ActionTag>): boo
 /**
  * Programs that otherwise only read or fetch, writing a file an option or an
  * operand names, or the files they work on: `tsc` (unless `--noEmit`; its
- * `--generateTrace` and `--generateCpuProfile` write anyway), `eslint --fix`
- * and `-o`/`--output-file`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `less -o`,
- * `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`, `ssh -E`, `wget` (which saves what
+ * `--generateTrace`, `--generateCpuProfile`, `--incremental` and `--build`
+ * write anyway), `eslint --fix`, `--cache` and `-o`/`--output-file`, `yq -i`,
+ * `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `less -o`, `uniq IN OUT`,
+ * `xxd IN OUT` (with `-r` or without), `file -C`, `curl -o`/`-O`, `ssh -E`, `wget` (which saves what
  * it fetches unless told `-O -` or `--spider`), `history -a` (`-w` empties its file);
  * and the commands that set the machine's clock or name. Adds `write` (and
  * `external` for the machine's settings).
@@ -84,9 +94,11 @@ export function outputTags(program: string, args: readonly string[], tags: Set<A
   if (program === 'tsc') {
     writes =
       !args.some((arg) => ['--noEmit', '-v', '--version', '-h', '--help'].includes(arg)) ||
-      args.some((arg) => TSC_PROFILES.test(arg));
+      args.some((arg) => TSC_WRITES_ANYWAY.test(arg));
   } else if (program === 'eslint') {
-    writes = hasFlag(args, '--fix') || writesAFile(optionValues(args, ['-o', '--output-file']));
+    // `--cache` keeps its results in `.eslintcache` (or its `--cache-location`).
+    writes =
+      hasFlag(args, '--fix', '--cache') || writesAFile(optionValues(args, ['-o', '--output-file']));
   } else if (program === 'yq') writes = hasFlag(args, '-i', '--inplace');
   else if (program === 'tree') writes = writesAFile(optionValues(args, ['-o']));
   else if (program === 'cloc') writes = writesAFile(optionValues(args, ['--out', '--report-file']));
@@ -95,9 +107,10 @@ export function outputTags(program: string, args: readonly string[], tags: Set<A
   else if (program === 'less') {
     writes = writesAFile(optionValues(args, ['-o', '-O', '--log-file', '--LOG-FILE']));
   } else if (program === 'uniq') writes = operands(args, ['-f', '-s', '-w']).length >= 2;
-  else if (program === 'xxd' && hasFlag(args, '-r', '-revert')) {
-    writes = operands(args, ['-c', '-g', '-l', '-o', '-s', '-seek']).length >= 2;
-  } else if (program === 'curl') {
+  else if (program === 'xxd') writes = writesAFile(operands(args, XXD_VALUED).slice(1, 2));
+  // `file -C` compiles the magic it is given into a `.mgc` file.
+  else if (program === 'file') writes = hasFlag(args, '-C', '--compile');
+  else if (program === 'curl') {
     writes = curlWritesAFile(args);
   } else if (program === 'ssh') {
     // `-E FILE` appends ssh's log to FILE (read in the remote command too: more, never less).
