@@ -188,9 +188,12 @@ export class KernelApi {
     );
   }
 
-  /** Cancels a gateway run's call that has not started. */
-  cancelCall(runId: string, taskKey: string): Promise<TaskView> {
-    return this.call('runs.cancelCall', this.taskAddress(runId, taskKey));
+  /** Cancels a gateway run's call that has not started; `reason` is kept on its row. */
+  cancelCall(runId: string, taskKey: string, reason?: string | undefined): Promise<TaskView> {
+    return this.call('runs.cancelCall', {
+      ...this.taskAddress(runId, taskKey),
+      ...(reason ? { reason } : {}),
+    });
   }
 
   /**

@@ -45,6 +45,33 @@ export class ClientCancel {
   }
 }
 
+/** The most UTF-16 units of a client's reason kept (the kernel's 4096, less the words before it). */
+const CLIENT_REASON_MAX = 4000;
+
+/** A surrogate half without its other half: the kernel refuses such text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Why a client canceled, in words the run's story shows: the `reason` of its
+ * `notifications/cancelled` when it gave one, as text the kernel keeps (no NUL,
+ * no lone surrogate, cut to {@link CLIENT_REASON_MAX} characters).
+ */
+export function cancelReason(abortReason: unknown): string {
+  const clean =
+    typeof abortReason === 'string'
+      ? abortReason.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '').trim()
+      : '';
+  let said = '';
+  // Whole characters only, counted as the kernel counts them (UTF-16 units).
+  for (const character of clean) {
+    if (said.length + character.length > CLIENT_REASON_MAX) break;
+    said += character;
+  }
+  return said
+    ? `the MCP client canceled the call: ${said}`
+    : 'the MCP client canceled the call (notifications/cancelled)';
+}
+
 /** How often a cancellation the kernel could not take is sent again. */
 const CANCEL_RETRY_MS = 1000;
 
@@ -61,16 +88,17 @@ export async function cancelRow(
   api: Pick<KernelApi, 'cancelCall'>,
   task: TaskView,
   until: AbortSignal,
+  reason?: string | undefined,
 ): Promise<boolean> {
   try {
-    await api.cancelCall(task.run_id, task.key);
+    await api.cancelCall(task.run_id, task.key, reason);
     return true;
   } catch (error) {
     if (hasErrorCode(error, 'task_not_waiting')) return true;
     if (!isKernelOutage(error)) throw error;
     if (until.aborted) return false;
     const retry = setTimeout(
-      () => void cancelRow(api, task, until).catch(() => {}),
+      () => void cancelRow(api, task, until, reason).catch(() => {}),
       CANCEL_RETRY_MS,
     );
     until.addEventListener('abort', () => clearTimeout(retry), { once: true });

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, isKernelOutage, type KernelApi } from '../kernel-api.js';
 import type { CallRequest } from './call-request.js';
-import { ClientCancel, cancelRow } from './client-cancel.js';
+import { ClientCancel, cancelReason, cancelRow } from './client-cancel.js';
 import type { MemberRunPolicy } from './client-credential.js';
 import { untilLeftCallsSettle } from './left-calls.js';
 import { RunFeedWatch } from './run-feed-watch.js';
@@ -276,7 +276,8 @@ export class GatewaySession {
           if (await canceled.requested()) {
             // Sent again until it lands, past the session's end: the end waits for the row.
             const until = this.options.stopping ?? this.closed.signal;
-            if (!(await cancelRow(this.options.api, task, until))) this.left.set(key, task);
+            const reason = cancelReason(canceled.signal.reason);
+            if (!(await cancelRow(this.options.api, task, until, reason))) this.left.set(key, task);
           } else if (!running && !this.runningHere(task)) this.left.set(key, task);
           return toolResultOf({ ...task, state: 'canceled' });
         }

@@ -43,6 +43,6 @@ export const submitCalls = implement(
 export const cancelCall = implement(
   OPERATION_CONTRACTS['runs.cancelCall'],
   ({ kernel, principal }, input) => {
-    return cancelGatewayCall(kernel.context, principal, input.run_id, input.task_key);
+    return cancelGatewayCall(kernel.context, principal, input.run_id, input.task_key, input.reason);
   },
 );

@@ -150,7 +150,7 @@ export function auditRecord(event: RunEventTable, found: AuditTask | null): Audi
   if (type === 'task.expired') return by('expired', 'clock', errorDetail(data));
   if (type === 'task.readdressed') return by('readdressed', 'kernel');
   if (type === 'task.canceled') {
-    return by('canceled', isPerson(event.principal) ? 'person' : 'kernel');
+    return by('canceled', isPerson(event.principal) ? 'person' : 'kernel', errorDetail(data));
   }
   if ((type === 'task.succeeded' || type === 'task.failed') && task?.kind === 'hook') {
     return by(type === 'task.succeeded' ? 'hook_passed' : 'hook_failed', 'hook', errorDetail(data));

@@ -164,4 +164,19 @@ describe('MCP gateway: a client cancels a call', () => {
     const row = await settledRow();
     expect(row).toMatchObject({ key: decision.task_key, state: 'canceled' });
   });
+
+  it("a parked call its client cancels keeps the client's reason on its row", async () => {
+    const c = await connect(kernel.workspace.tokens.agent);
+    const controller = new AbortController();
+    const pending = wait(c, 0, controller.signal);
+    const decision = await parked();
+    controller.abort('the user typed /stop');
+    await expect(pending).rejects.toThrow();
+    const row = await settledRow();
+    expect(row).toMatchObject({
+      key: decision.task_key,
+      state: 'canceled',
+      error: { code: 'canceled', detail: 'the MCP client canceled the call: the user typed /stop' },
+    });
+  });
 });

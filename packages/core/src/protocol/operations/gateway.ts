@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LeaseSchema, RunParams, TaskParams } from '../inputs.js';
-import { CALL_ID_MAX, CALL_NAME_MAX } from '../kernel-limits.js';
+import { CALL_ID_MAX, CALL_NAME_MAX, DENY_REASON_MAX } from '../kernel-limits.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
-import { keptText, storableName } from '../stored-text.js';
+import { keptText, personText, storableName } from '../stored-text.js';
 import { ClaimSchema, OnFailureSchema, RunViewSchema, TaskViewSchema } from '../views.js';
 
 /** One call a gateway client asks for. */
@@ -49,7 +49,15 @@ export const cancelCallContract = defineContract({
   ...operationRoute('runs.cancelCall'),
   summary: "Cancel a gateway client's call that has not started (parked ones included)",
   planes: ['agent', 'member'],
-  input: z.strictObject(TaskParams),
+  input: z.strictObject({
+    ...TaskParams,
+    /**
+     * Why the caller gives the call up (an MCP client's `notifications/cancelled` reason, a
+     * framework that dropped it): kept on the row as its error's detail, shown in the run's story
+     * and the audit trail.
+     */
+    reason: personText(z.string().min(1).max(DENY_REASON_MAX)).optional(),
+  }),
   output: TaskViewSchema,
   errors: [
     'run_not_found',

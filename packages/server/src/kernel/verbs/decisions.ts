@@ -312,13 +312,15 @@ export async function appendAuthorRow(
 /**
  * Cancels an unstarted model row (ready, runnable or parked) at its caller's
  * request: the model reads that it was canceled. A row an executor holds is
- * past canceling.
+ * past canceling. `reason`, the caller's why, is kept as the row's error
+ * (`canceled`), so the run's story and the audit trail say it.
  * @throws AirlockError task_not_waiting (409) when the row has started or settled.
  */
 export function cancelTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
+  reason?: string | undefined,
 ): Promise<TaskView> {
   const who = principalName(principal);
   return ctx.store.transaction(async (tx) => {
@@ -339,8 +341,18 @@ export function cancelTask(
       key: current.key,
       to: 'canceled',
       from: current.state,
-      set: { deadline_at: null, decided_by: who },
-      event: { type: 'task.canceled', data: { decided_by: who } },
+      set: {
+        deadline_at: null,
+        decided_by: who,
+        ...(reason ? { error_code: 'canceled', error_detail: reason } : {}),
+      },
+      event: {
+        type: 'task.canceled',
+        data: {
+          decided_by: who,
+          ...(reason ? { error: { code: 'canceled', detail: reason } } : {}),
+        },
+      },
       principal: who,
     });
     await settleRun(ctx, tx, run);

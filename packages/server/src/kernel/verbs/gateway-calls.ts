@@ -132,11 +132,13 @@ export async function cancelGatewayCall(
   principal: Principal,
   runId: string,
   taskKey: string,
+  reason?: string | undefined,
 ): Promise<TaskView> {
   checkGatewayRun(ctx, principal, await readRun(ctx.store, principal.workspace_id, runId));
-  return cancelTask(ctx, principal, {
-    workspaceId: principal.workspace_id,
-    runId,
-    taskKey,
-  });
+  return cancelTask(
+    ctx,
+    principal,
+    { workspaceId: principal.workspace_id, runId, taskKey },
+    reason,
+  );
 }
