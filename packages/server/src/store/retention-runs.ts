@@ -8,7 +8,6 @@ import type {
   HookSessionTable,
   OverlayDocumentTable,
   RunEventTable,
-  RunTable,
   TaskApprovalTable,
   TaskTable,
 } from './schema.js';
@@ -25,37 +24,6 @@ import type { Store, Tx } from './store.js';
  * workspace condition beside it would let SQLite walk a workspace-wide index
  * instead of the run's (one batch reading the whole table).
  */
-
-/**
- * A bounded batch of a workspace's runs that ended before `cutoff`, oldest first. A run that
- * still has a claimed row is left for a later pass: a stop cancels only rows not yet started, so
- * an executor may still be running that call and will commit what it did (a lapsed claim is
- * settled by the clocks, after which the run goes too).
- */
-export async function endedRunsBefore(
-  store: Store,
-  options: { workspaceId: string; cutoff: number; limit: number },
-): Promise<RunTable[]> {
-  return store.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('workspace_id', '=', options.workspaceId)
-    .where('ended_at', 'is not', null)
-    .where('ended_at', '<', options.cutoff)
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('tasks')
-            .select('tasks.key')
-            .whereRef('tasks.run_id', '=', 'runs.id')
-            .where('tasks.state', '=', 'claimed'),
-        ),
-      ),
-    )
-    .orderBy('ended_at')
-    .limit(rowLimit(options.limit))
-    .execute();
-}
 
 /** Every task row of these runs. */
 export async function tasksOfRuns(store: Store, runIds: readonly string[]): Promise<TaskTable[]> {

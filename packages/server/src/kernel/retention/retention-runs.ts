@@ -1,6 +1,7 @@
 import { AUDIT_EVENT_TYPES, type AuditTask } from '../../audit/audit-records.js';
 import type { DeliveryRow } from '../../store/notifications.js';
 import { deleteEvents } from '../../store/retention.js';
+import { endedRunsBefore } from '../../store/retention-ended-runs.js';
 import {
   approvalsOfRuns,
   ConversationRevivedError,
@@ -9,7 +10,6 @@ import {
   deliveriesOfRuns,
   type EndingConversation,
   type EventDataUpdate,
-  endedRunsBefore,
   eventsOfRuns,
   RunsChangedError,
   stampAuditEvents,

@@ -1,0 +1,45 @@
+import { rowLimit } from './row-limit.js';
+import type { RunTable } from './schema.js';
+import type { Store } from './store.js';
+
+/**
+ * A bounded batch of a workspace's runs that ended before `cutoff`, oldest first. A run that
+ * still has a claimed row is left for a later pass: a stop cancels only rows not yet started, so
+ * an executor may still be running that call and will commit what it did (a lapsed claim is
+ * settled by the clocks, after which the run goes too). So is a run with a notice still pending
+ * (retried with backoff), which would otherwise go unsent with its deliveries.
+ */
+export async function endedRunsBefore(
+  store: Store,
+  options: { workspaceId: string; cutoff: number; limit: number },
+): Promise<RunTable[]> {
+  return store.db
+    .selectFrom('runs')
+    .selectAll()
+    .where('workspace_id', '=', options.workspaceId)
+    .where('ended_at', 'is not', null)
+    .where('ended_at', '<', options.cutoff)
+    .where(({ and, exists, not, selectFrom }) =>
+      and([
+        not(
+          exists(
+            selectFrom('tasks')
+              .select('tasks.key')
+              .whereRef('tasks.run_id', '=', 'runs.id')
+              .where('tasks.state', '=', 'claimed'),
+          ),
+        ),
+        not(
+          exists(
+            selectFrom('notification_deliveries')
+              .select('notification_deliveries.id')
+              .whereRef('notification_deliveries.run_id', '=', 'runs.id')
+              .where('notification_deliveries.state', '=', 'pending'),
+          ),
+        ),
+      ]),
+    )
+    .orderBy('ended_at')
+    .limit(rowLimit(options.limit))
+    .execute();
+}

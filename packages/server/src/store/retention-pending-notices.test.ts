@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+import { endedRunsBefore } from './retention-ended-runs.js';
+
+/**
+ * An ended run whose notice is still pending (its receiver down, retried with
+ * backoff until it is delivered or dead-lettered) is not pruned: pruning takes
+ * the run's deliveries with it, and the notice would never be sent. Once the
+ * notice is delivered or dead-lettered the run goes like any other.
+ */
+
+const available = (await backends()).filter((backend) => backend.skip === null);
+
+describe.each(available)('the runs the pruner takes on $name', (backend) => {
+  let d: Deployment | undefined;
+  afterEach(async () => {
+    await d?.close();
+    d = undefined;
+  });
+
+  it('leaves out an ended run while one of its notices waits to be delivered', async () => {
+    d = await deploy(backend);
+    const deployment = d;
+    const run = await deployment.member.post(`${deployment.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'go',
+      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+    });
+    const runId = run.body.id as string;
+    await waitFor(
+      async () =>
+        (await deployment.member.get(`${deployment.ws}/runs/${runId}`)).body.state === 'completed',
+    );
+    const store = deployment.airlock.store;
+    const now = Date.now();
+    // A notice of the run that a receiver has not taken yet: retried later.
+    await store.db
+      .insertInto('notification_deliveries')
+      .values({
+        id: 'dlv_pending_probe',
+        workspace_id: deployment.workspaceId,
+        run_id: runId,
+        task_key: null,
+        event_type: 'run.failed',
+        channel: 'ops',
+        channel_kind: 'webhook',
+        payload: '{}',
+        state: 'pending',
+        attempts: 3,
+        next_attempt_at: now + 86_400_000,
+        lease_owner: null,
+        lease_until: null,
+        last_error: 'connect ECONNREFUSED',
+        external_ref: null,
+        created_at: now,
+        updated_at: now,
+        delivered_at: null,
+      })
+      .execute();
+    const taken = async () =>
+      (
+        await endedRunsBefore(store, {
+          workspaceId: deployment.workspaceId,
+          cutoff: Date.now() + 1_000,
+          limit: 10,
+        })
+      ).map((row) => row.id);
+
+    expect(await taken()).not.toContain(runId);
+    for (const state of ['dead', 'delivered'] as const) {
+      await store.db
+        .updateTable('notification_deliveries')
+        .set({ state })
+        .where('id', '=', 'dlv_pending_probe')
+        .execute();
+      expect(await taken()).toContain(runId);
+    }
+  });
+});
