@@ -171,11 +171,16 @@ describe('openai provider: completions that are cut short or reuse a call id', (
   });
 });
 
-describe('a completion that is an error object instead', () => {
+describe('an answer that is no completion (an error object, a page, nothing)', () => {
   /** The failure parseCompletion throws for a body. */
   function failureOf(body: unknown, secrets: string[] = []): ProviderError {
+    return failureOfText(JSON.stringify(body), secrets);
+  }
+
+  /** The failure parseCompletion throws for a body's text. */
+  function failureOfText(text: string, secrets: string[]): ProviderError {
     try {
-      parseCompletion(JSON.stringify(body), { maxToolCalls: 8, secrets });
+      parseCompletion(text, { maxToolCalls: 8, secrets });
     } catch (error) {
       if (error instanceof ProviderError) return error;
       throw error;
@@ -205,5 +210,16 @@ describe('a completion that is an error object instead', () => {
   it('still says the completion has no message when nothing readable explains it', () => {
     expect(failureOf({ error: { type: 'x' } }).detail).toBe('the completion has no message');
     expect(failureOf({ choices: [] }).detail).toBe('the completion has no message');
+  });
+
+  it('quotes the start of an answer that is not JSON (a proxy page, a stream), without the key', () => {
+    const page = `<html>Sign in to the proxy (session sk-live-1)</html>${'x'.repeat(500)}`;
+    const failure = failureOfText(page, ['sk-live-1']);
+    expect(failure.code).toBe('provider_error');
+    expect(failure.detail).toMatch(
+      /^the completion is not JSON; it starts: "<html>Sign in to the proxy \(session \[redacted\]\)<\/html>x+"$/,
+    );
+    expect(failure.detail.length).toBeLessThan(300);
+    expect(failureOfText('  ', []).detail).toBe('the completion is empty');
   });
 });

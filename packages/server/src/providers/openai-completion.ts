@@ -16,6 +16,9 @@ const CUT_SHORT: Record<string, { code: string; detail: string }> = {
   },
 };
 
+/** How much of a completion that is not JSON its failure quotes. */
+const NOT_JSON_QUOTED = 200;
+
 /** The longest tool name and call id a round may carry, as the gateway's calls. */
 const NAME_MAX = 512;
 const ID_MAX = 200;
@@ -113,7 +116,14 @@ export function parseCompletion(text: string, limits: CompletionLimits): Provide
   try {
     payload = JSON.parse(text);
   } catch {
-    throw new ProviderError('provider_error', 'the completion is not JSON');
+    // What came instead (a proxy's login page, a stream the kernel did not ask for) says why.
+    const start = withoutSecrets(text, secrets).slice(0, NOT_JSON_QUOTED);
+    throw new ProviderError(
+      'provider_error',
+      text.trim() === ''
+        ? 'the completion is empty'
+        : `the completion is not JSON; it starts: ${JSON.stringify(start)}`,
+    );
   }
   const choices = isRecord(payload) ? payload.choices : undefined;
   const choice = Array.isArray(choices) ? choices[0] : undefined;
