@@ -61,6 +61,10 @@ describe('credentials never reach a log line', () => {
     expect(redactUrl(`/x?h=Bearer%20${token}&b=2`)).toBe(`/x?h=${REDACTED}&b=2`);
     expect(redactUrl(`/x?h=${token},foo`)).toBe(`/x?h=${REDACTED}`);
     expect(redactUrl(`/x/prefix-${token}/y`)).toBe(`/x/${REDACTED}/y`);
+    // A token sent as a parameter's name, alone or in brackets, goes with its pair.
+    expect(redactUrl(`/feed?${token}&after=3`)).toBe(`/feed?${REDACTED}&after=3`);
+    expect(redactUrl(`/x?a[${token}]=1&b=2`)).toBe(`/x?${REDACTED}&b=2`);
+    expect(redactUrl(`/x?${token.replaceAll('_', '%5F')}=1`)).toBe(`/x?${REDACTED}`);
     // Ids are not tokens: a credential id, a run id and a path stay readable.
     expect(redactUrl('/api/v1/workspaces/ws_1/credentials/cred_3b1f0c/revoke')).toBe(
       '/api/v1/workspaces/ws_1/credentials/cred_3b1f0c/revoke',

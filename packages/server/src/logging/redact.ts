@@ -45,7 +45,8 @@ function routedPath(path: string): string {
  * A request URL fit for a log line: the value of every credential query
  * parameter replaced, and so is every path segment or query value that holds
  * a token (a credential may be revoked by its token:
- * `POST .../credentials/<token>/revoke`), and a signed email action link;
+ * `POST .../credentials/<token>/revoke`), a query parameter named by a
+ * token, whole, and a signed email action link;
  * the rest is kept as sent.
  */
 export function redactUrl(url: string | undefined): string {
@@ -56,8 +57,16 @@ export function redactUrl(url: string | undefined): string {
     .map((segment) => (TOKEN.test(decoded(segment)) ? REDACTED : segment))
     .join('/');
   if (query < 0) return path;
+  // A pair whose name holds a token (`?alk_…`, `?a[alk_…]=1`) goes whole: the name is no key to keep.
+  const named = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) =>
+      TOKEN.test(decoded(pair.split('=')[0]!.replaceAll('+', ' '))) ? REDACTED : pair,
+    )
+    .join('&');
   const params = maskQueryValues(
-    url.slice(query + 1),
+    named,
     (name, value) =>
       SECRET_PARAMS.includes(decoded(name).toLowerCase()) ||
       TOKEN.test(decoded(value.replaceAll('+', ' '))),
