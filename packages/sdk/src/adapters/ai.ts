@@ -1,5 +1,13 @@
+import {
+  type AiSdkMessage,
+  type ApprovalRequestSeen,
+  approvalRequests,
+  declaredCallIds,
+  wasParked,
+} from './ai-messages.js';
+
 import { isAsyncGeneratorFunction, runGrantedStream, settled } from './ai-streaming.js';
-import { HeldVerdicts } from './held-verdicts.js';
+import { type Held, HeldVerdicts } from './held-verdicts.js';
 import {
   type CallVerdict,
   type FrameworkCall,
@@ -8,6 +16,8 @@ import {
   grantedCall,
   refusalText,
 } from './session.js';
+
+export type { AiSdkMessage } from './ai-messages.js';
 
 // The AI SDK's shapes this adapter reads, written structurally: the SDK builds without `ai`.
 
@@ -22,26 +32,12 @@ interface ExecutionOptions {
   toolCallId: string;
 }
 
-/** A model message as the AI SDK keeps it (`ModelMessage`). */
-export interface AiSdkMessage {
-  role: string;
-  content: unknown;
-}
-
 /** The AI SDK's `ToolApprovalResponse` part. */
 export interface AiSdkApprovalResponse {
   type: 'tool-approval-response';
   approvalId: string;
   approved: boolean;
   reason?: string;
-}
-
-interface MessagePart {
-  type: string;
-  toolCallId?: string;
-  toolName?: string;
-  input?: unknown;
-  approvalId?: string;
 }
 
 /** Thrown inside a wrapped tool Airlock refused: the AI SDK hands its message to the model. */
@@ -73,62 +69,6 @@ export interface ResumeResult<MESSAGE extends AiSdkMessage> {
   responses: AiSdkApprovalResponse[];
   /** The parks nobody has decided yet. */
   pending: PendingApproval[];
-}
-
-interface ApprovalRequestSeen {
-  approvalId: string;
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-}
-
-/**
- * The approval requests of the messages: those not answered yet, and those
- * answered with a denial (which the SDK never executes).
- */
-function approvalRequests(messages: readonly AiSdkMessage[]): {
-  open: ApprovalRequestSeen[];
-  denied: ApprovalRequestSeen[];
-} {
-  const calls = new Map<string, { toolName: string; input: unknown }>();
-  const requests: ApprovalRequestSeen[] = [];
-  const answered = new Map<string, boolean>();
-  for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const part of message.content as MessagePart[]) {
-      const callId = part.toolCallId ?? '';
-      if (part.type === 'tool-call') {
-        calls.set(callId, { toolName: part.toolName ?? '', input: part.input });
-      }
-      if (part.type === 'tool-approval-request') {
-        const call = calls.get(callId);
-        requests.push({
-          approvalId: part.approvalId ?? '',
-          toolCallId: callId,
-          toolName: call?.toolName ?? '',
-          input: call?.input,
-        });
-      }
-      if (part.type === 'tool-approval-response') {
-        answered.set(part.approvalId ?? '', (part as { approved?: unknown }).approved === true);
-      }
-    }
-  }
-  return {
-    open: requests.filter((request) => !answered.has(request.approvalId)),
-    denied: requests.filter((request) => answered.get(request.approvalId) === false),
-  };
-}
-
-/** True when the messages hold an approval request for the call: it was parked. */
-function wasParked(messages: readonly AiSdkMessage[], callId: string): boolean {
-  return messages.some(
-    (message) =>
-      Array.isArray(message.content) &&
-      (message.content as MessagePart[]).some(
-        (part) => part.type === 'tool-approval-request' && part.toolCallId === callId,
-      ),
-  );
 }
 
 /**
@@ -189,6 +129,7 @@ export class AiSdkAirlock {
         options: { toolCallId: string; messages?: readonly AiSdkMessage[] },
       ) => {
         const callId = options.toolCallId;
+        await this.#closeStranded(options.messages ?? [], callId);
         // The SDK asks again before running an approved call: a parked call stays one that
         // needs approval, and execute (which reads Airlock's decision) does the rest.
         if (this.#verdicts.has(callId) || wasParked(options.messages ?? [], callId)) return true;
@@ -266,6 +207,7 @@ export class AiSdkAirlock {
   async resume<MESSAGE extends AiSdkMessage>(messages: MESSAGE[]): Promise<ResumeResult<MESSAGE>> {
     const responses: AiSdkApprovalResponse[] = [];
     const pending: PendingApproval[] = [];
+    await this.#closeStranded(messages);
     const requests = approvalRequests(messages);
     await this.#withdrawDenied(requests.denied);
     for (const request of requests.open) {
@@ -339,7 +281,11 @@ export class AiSdkAirlock {
    * may have run (`outcome_unknown`). A call `resume` answered approved whose
    * `execute` never came (the SDK refused the approved input when it checked
    * it again against the tool's schema, say after a deploy changed it) is
-   * withdrawn, so its grant does not wait for good.
+   * withdrawn, so its grant does not wait for good. Call it at the end of every turn: without
+   * it the run stays open, and a granted call the SDK never executed is recorded as not run
+   * only once later messages declare it (the next `resume`, or the next call's check); one the
+   * application drops from the history stays claimed until its claim lapses to
+   * `outcome_unknown`.
    * @throws AirlockError when the kernel refuses it.
    */
   async finish(text: string): Promise<void> {
@@ -347,14 +293,32 @@ export class AiSdkAirlock {
     for (const [callId, call] of this.#approvedUnrun) {
       if (await this.session.withdraw(call)) this.#approvedUnrun.delete(callId);
     }
-    for (const { call, verdict } of this.#verdicts.takeGrants()) {
+    await this.#recordNotRun(this.#verdicts.takeGrants());
+    return this.session.finish(text);
+  }
+
+  /**
+   * Records as not run the grants held for calls the messages declare, but `except`: the step
+   * that declared them is over (the messages are what a later step or generation starts from),
+   * so the SDK will never execute them. The application went on without `finish()`.
+   */
+  async #closeStranded(messages: readonly AiSdkMessage[], except?: string): Promise<void> {
+    if (this.#verdicts.size === 0) return;
+    const declared = declaredCallIds(messages);
+    await this.#recordNotRun(
+      this.#verdicts.takeGrants((callId) => callId !== except && declared.has(callId)),
+    );
+  }
+
+  /** Commits each grant the SDK never executed as failed, not run, so no row reads "may have run". */
+  async #recordNotRun(grants: readonly Held[]): Promise<void> {
+    for (const { call, verdict } of grants) {
       await this.session.ran(grantedCall(call, verdict), {
         ok: false,
         output:
           'the call did not run: the AI SDK ended the generation without executing it (a step that finished for another reason than stop or tool-calls)',
       });
     }
-    return this.session.finish(text);
   }
 
   /**

@@ -64,11 +64,14 @@ export class HeldVerdicts {
 
   /**
    * The grants held (verdict `allow`), no longer held: calls Airlock granted whose run the
-   * framework has not begun. Parks and refusals stay held.
+   * framework has not begun; only those of the call ids `only` accepts when it is given. Parks
+   * and refusals stay held.
    */
-  takeGrants(): Held[] {
+  takeGrants(only: (callId: string) => boolean = () => true): Held[] {
     this.#forgetExpired(this.now());
-    const grants = [...this.#held.values()].filter((held) => held.verdict.verdict === 'allow');
+    const grants = [...this.#held.values()].filter(
+      (held) => held.verdict.verdict === 'allow' && only(held.call.callId),
+    );
     for (const held of grants) this.#held.delete(held.call.callId);
     return grants;
   }
