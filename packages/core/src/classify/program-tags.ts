@@ -1,4 +1,5 @@
 import { awkTags } from './awk-program.js';
+import { cloudCopyTags } from './cloud-copies.js';
 import { cloudDeleteTags } from './cloud-deletes.js';
 import { containerTags } from './container-verbs.js';
 import { contentWriteTags } from './content-writes.js';
@@ -120,6 +121,7 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
     tags.add('destructive');
   }
   cloudDeleteTags(program, args, tags);
+  cloudCopyTags(program, args, tags);
   if (NETWORKED_EXTERNAL.has(program)) {
     tags.add('network');
   }
