@@ -72,6 +72,7 @@ fi
 url=
 headers=
 max_time=110
+short_time=
 while IFS= read -r line; do
   if [[ $line =~ ^(url|header)\ =\ \"(.*)\"$ ]]; then
     value=${BASH_REMATCH[2]}
@@ -81,12 +82,18 @@ while IFS= read -r line; do
     if [ "${BASH_REMATCH[1]}" = url ]; then url=$value; else headers+="$value"$'\r\n'; fi
   elif [[ $line =~ ^max-time\ =\ ([0-9]+)$ ]]; then
     max_time=${BASH_REMATCH[1]}
+  elif [[ $line =~ ^#\ short-max-time\ =\ ([0-9]+)$ ]]; then
+    short_time=${BASH_REMATCH[1]}
   fi
 done <"$config"
+# The session's start and the reports of what ran: the agent gives their entries 30 s.
+if [[ -n $short_time && $input =~ \"hook_event_name\":\"(SessionStart|PostToolUse|PostToolUseFailure|AfterTool)\" ]]; then
+  max_time=$short_time
+fi
 
 if [[ $url == https://* ]]; then
   # The status on a line of its own after the body: curl --fail lets a redirect's body through.
-  if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- --write-out $'\n%{http_code}' 2>&1); then
+  if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --max-time "$max_time" --data-binary @- --write-out $'\n%{http_code}' 2>&1); then
     status=${answer##*$'\n'}
     answer=${answer%$'\n'*}
     [[ $status == 2?? ]] || fail "the kernel answered $status: '${answer:0:200}'"

@@ -33,10 +33,23 @@ if [ -z "$config" ] || [ ! -r "$config" ]; then
   fail "cannot read the hook configuration '$config'"
 fi
 
+# The session's start and the reports of what ran: the agent gives their entries 30 s, so they
+# take the config's shorter `# short-max-time` (a comment to curl) over its max-time.
+short_time=
+case $input in
+  *'"hook_event_name":"SessionStart"'* | *'"hook_event_name":"PostToolUse"'* | \
+    *'"hook_event_name":"PostToolUseFailure"'* | *'"hook_event_name":"AfterTool"'*)
+    while IFS= read -r line; do
+      case $line in '# short-max-time = '*) short_time=${line#'# short-max-time = '} ;; esac
+    done <"$config"
+    case $short_time in '' | *[!0-9]*) short_time= ;; esac
+    ;;
+esac
+
 nl='
 '
 # The status goes on a line of its own after the body: curl --fail lets a redirect's body through.
-if response=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- --write-out "$nl%{http_code}" 2>&1); then
+if response=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" ${short_time:+--max-time "$short_time"} --data-binary @- --write-out "$nl%{http_code}" 2>&1); then
   :
 else
   fail "the kernel did not answer (curl exit $?: $response)"

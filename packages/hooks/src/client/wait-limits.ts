@@ -2,6 +2,12 @@
 export const HOOK_TIMEOUT_SECONDS = 120;
 
 /**
+ * Seconds the agent gives the hooks that decide nothing and wait for no
+ * person: the session's start and the reports of what ran.
+ */
+export const SHORT_HOOK_TIMEOUT_SECONDS = 30;
+
+/**
  * What the client needs beyond its wait to answer before the agent's timeout:
  * its own start, the last request to the kernel (the Node.js client's wait
  * bounds every request, but a process starts and writes its answer besides)

@@ -1,5 +1,9 @@
 import type { HookedAgent } from '@airlock/core';
-import { DEFAULT_WAIT_MS, HOOK_TIMEOUT_SECONDS } from '../client/wait-limits.js';
+import {
+  DEFAULT_WAIT_MS,
+  HOOK_TIMEOUT_SECONDS,
+  SHORT_HOOK_TIMEOUT_SECONDS,
+} from '../client/wait-limits.js';
 import { airlockCommandOf, EXIT_BLOCKS } from './command-shape.js';
 
 /** What one agent event runs. */
@@ -32,7 +36,7 @@ export interface HookEntry {
   turnEnd?: boolean;
 }
 
-const short = 30;
+const short = SHORT_HOOK_TIMEOUT_SECONDS;
 
 /** The entries `install` writes for each agent, one per event it answers. */
 export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> = {

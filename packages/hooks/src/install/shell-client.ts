@@ -1,7 +1,11 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
-import { HOOK_TIMEOUT_SECONDS, WAIT_MARGIN_MS } from '../client/wait-limits.js';
+import {
+  HOOK_TIMEOUT_SECONDS,
+  SHORT_HOOK_TIMEOUT_SECONDS,
+  WAIT_MARGIN_MS,
+} from '../client/wait-limits.js';
 import { nativeHookPath } from './entries.js';
 
 /** The hook clients that are shell scripts, not the Node.js entry. */
@@ -44,7 +48,9 @@ export interface ShellClientOptions {
  * hooks' configuration): this agent's kernel hook endpoint, the agent
  * credential as a header (a token file is read at install: rotating it means
  * installing again) and curl's time limit, the agent's own hook timeout less
- * the margin every client keeps (110 s).
+ * the margin every client keeps (110 s); a `# short-max-time` comment gives
+ * the clients the limit of the events the agent gives 30 s (the session's
+ * start, the reports of what ran): 20 s.
  * @throws Error when the URL or the credential holds a line break.
  */
 export function shellClientConfig(options: ShellClientOptions): { path: string; text: string } {
@@ -57,6 +63,8 @@ export function shellClientConfig(options: ShellClientOptions): { path: string; 
     'header = "content-type: application/json"',
     // The hook answers at least the client's margin before the agent gives up on it.
     `max-time = ${HOOK_TIMEOUT_SECONDS - WAIT_MARGIN_MS / 1000}`,
+    // A comment to curl: the clients' own limit for the events the agent gives less time.
+    `# short-max-time = ${SHORT_HOOK_TIMEOUT_SECONDS - WAIT_MARGIN_MS / 1000}`,
     '',
   ];
   return {
