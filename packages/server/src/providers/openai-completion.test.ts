@@ -223,3 +223,38 @@ describe('an answer that is no completion (an error object, a page, nothing)', (
     expect(failureOfText('  ', []).detail).toBe('the completion is empty');
   });
 });
+
+describe('tool-call arguments that are JSON but no object', () => {
+  /** The input parseCompletion plants for one call whose arguments text is `args`. */
+  function inputFor(args: string): unknown {
+    const round = parseCompletion(
+      JSON.stringify({
+        choices: [
+          {
+            message: {
+              content: null,
+              tool_calls: [
+                { id: 'c1', type: 'function', function: { name: 'bash', arguments: args } },
+              ],
+            },
+          },
+        ],
+      }),
+      { maxToolCalls: 8 },
+    );
+    if (round.type !== 'tool_calls') throw new Error('no calls');
+    return round.calls[0]!.input;
+  }
+
+  it('keeps a string, number or list as text under arguments, as it keeps text that is not JSON', () => {
+    expect(inputFor('"rm -rf /"')).toEqual({ arguments: '"rm -rf /"' });
+    expect(inputFor('42')).toEqual({ arguments: '42' });
+    expect(inputFor('[1,2]')).toEqual({ arguments: '[1,2]' });
+    expect(inputFor('rm -rf /')).toEqual({ arguments: 'rm -rf /' });
+  });
+
+  it('reads null as no arguments, and an object as it is', () => {
+    expect(inputFor('null')).toEqual({});
+    expect(inputFor('{"command":"ls"}')).toEqual({ command: 'ls' });
+  });
+});

@@ -59,8 +59,10 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 
 /**
  * A call's input from its `arguments`: the JSON text the API sends, parsed; an object
- * (as some compatible servers send) as it is; anything that is not JSON is kept as text
- * under `arguments`, so the rules still read it.
+ * (as some compatible servers send) as it is; anything that is not a JSON object (not
+ * JSON, or a string, number or list, which no function's parameters are) is kept as text
+ * under `arguments`, so the rules still read it and an executor always gets an object.
+ * JSON `null` is no arguments, as an absent or empty `arguments` is: `{}`.
  * @throws ProviderError when the input nests deeper than {@link CALL_INPUT_MAX_DEPTH}.
  */
 function inputOf(args: unknown, index: number): unknown {
@@ -80,7 +82,8 @@ function inputOf(args: unknown, index: number): unknown {
       `tool call ${index}'s arguments nest arrays and objects deeper than ${CALL_INPUT_MAX_DEPTH} levels`,
     );
   }
-  return input;
+  if (input === null) return {};
+  return isRecord(input) ? input : { arguments: args };
 }
 
 /**
