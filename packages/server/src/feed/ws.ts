@@ -30,6 +30,12 @@ import type { FeedHub } from './hub.js';
 import { claimedLater, nudgeFor } from './nudges.js';
 import { prunedResume, resumeAfter, sequenceNumberOf } from './pruned-position.js';
 
+/** The close reason every feed and cable hears when the kernel shuts down (code 1001). */
+const SHUTDOWN_REASON = 'the kernel is shutting down';
+
+/** How long a client has to answer the shutdown's close before its connection is cut. */
+const SHUTDOWN_CLOSE_MS = 1000;
+
 /** The close code of a socket whose credential was revoked (or its application removed). */
 export const CREDENTIAL_REVOKED_CLOSE = 4401;
 
@@ -334,7 +340,13 @@ export function createSocketHandler(options: {
     upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void handle(req, socket, head),
     close: () => {
       clearInterval(heartbeat);
-      for (const client of wss.clients) client.terminate();
+      // Each client hears why (1001, going away: reconnect, to this kernel's successor or
+      // another); one that does not answer the close in time is cut.
+      for (const client of wss.clients) client.close(1001, SHUTDOWN_REASON);
+      const cut = setTimeout(() => {
+        for (const client of wss.clients) client.terminate();
+      }, SHUTDOWN_CLOSE_MS);
+      cut.unref();
       wss.close();
     },
   };
