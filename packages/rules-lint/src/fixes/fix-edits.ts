@@ -53,7 +53,7 @@ function operationEdits(text: string, root: Node, operation: FixOperation): Text
 /**
  * The node at a JSON pointer with the container holding it, or undefined
  * past the tree. A key written twice resolves to its last copy, the one
- * JSON.parse and the kernel keep (as `resolvePointer` does).
+ * JSON.parse keeps (as `resolvePointer` does).
  */
 function locate(root: Node, pointer: string): { node: Node; parent: Node | undefined } | undefined {
   let node: Node | undefined = root;

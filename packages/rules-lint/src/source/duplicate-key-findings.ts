@@ -4,9 +4,9 @@ import { DUPLICATE_KEY, duplicateKeys } from './duplicate-keys.js';
 
 /**
  * One `duplicate-key` finding (an error unless the config says otherwise)
- * per key written again in the same object, at the later key. A file
- * cannot silence it with a comment: what a reviewer reads would differ
- * from what runs.
+ * per key written again in the same object, at the later key. The kernel
+ * refuses such a request body outright, and a tool that parses the file
+ * first keeps the later value, so a file cannot silence it with a comment.
  */
 export function duplicateKeyFindings(
   document: SourceDocument,
@@ -24,7 +24,8 @@ export function duplicateKeyFindings(
       severity: setting ?? 'error',
       message:
         `key ${JSON.stringify(duplicate.key)} is written twice in this object: a reviewer reads the first value, ` +
-        `but JSON readers and the kernel keep this later one${shown ? ` (${shown})` : ''}. Keep one.`,
+        `JSON.parse keeps this later one${shown ? ` (${shown})` : ''}, and the kernel refuses the file sent as written ` +
+        '(invalid_json, duplicate_key). Keep one.',
       pointer: duplicate.pointer,
       location: spanLocation(document.lines, duplicate.node.offset, duplicate.node.length),
     };

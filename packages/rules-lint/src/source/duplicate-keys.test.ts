@@ -9,7 +9,7 @@ function duplicates(name: string, text: string, settings = {}) {
 }
 
 describe('duplicate-key', () => {
-  it('reports a verdict written twice at the later key: a reviewer reads deny, the kernel runs allow', () => {
+  it('reports a verdict written twice at the later key: a reviewer reads deny, JSON.parse keeps allow', () => {
     const found = duplicates(
       'p.json',
       '[{"tool":"bash","verdict":"deny","reason":"r","verdict":"allow"}]',
@@ -21,6 +21,9 @@ describe('duplicate-key', () => {
       location: { line: 1, column: 47, length: 9 },
     });
     expect(found[0]!.message).toContain('"allow"');
+    // The kernel refuses a body with a key written twice; it keeps neither copy.
+    expect(found[0]!.message).toContain('the kernel refuses the file sent as written');
+    expect(found[0]!.message).not.toContain('kernel keep');
   });
 
   it('finds repeats at any depth, once per later key, and none in a clean file', () => {

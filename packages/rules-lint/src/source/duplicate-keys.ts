@@ -7,7 +7,7 @@ export const DUPLICATE_KEY = 'duplicate-key';
 export interface DuplicateKey {
   readonly key: string;
   readonly pointer: string;
-  /** The later key's node: JSON readers, the kernel's too, keep its value. */
+  /** The later key's node: `JSON.parse` keeps its value (the kernel refuses the body). */
   readonly node: Node;
   /** The value the reader keeps, as written. */
   readonly kept: Node | undefined;
@@ -19,8 +19,8 @@ function escapeToken(token: string): string {
 
 /**
  * Every repeated key in the tree, the later occurrence each time, in text
- * order. A reviewer reads the first value; `JSON.parse` and the kernel
- * keep the last.
+ * order. A reviewer reads the first value; `JSON.parse` keeps the last;
+ * the kernel refuses the text (`duplicate_key`).
  */
 export function duplicateKeys(root: Node): DuplicateKey[] {
   const found: DuplicateKey[] = [];

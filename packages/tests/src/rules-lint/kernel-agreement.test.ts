@@ -18,6 +18,8 @@ const PROFILES: Record<string, string> = {
     '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "path": "command", "match": "*\\u0000*", "verdict": "deny", "reason": "nul"}]}',
   'an unknown key':
     '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "allow", "colour": "red"}]}',
+  'a key written twice':
+    '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "deny", "verdict": "allow"}]}',
   'a bounded tool manifest': manifestProfile({
     type: 'object',
     properties: {
@@ -66,15 +68,15 @@ afterAll(async () => {
 
 /** The kernel's answer to a profile put: the problems it refused it for, or [] when it took it. */
 async function kernelProblems(text: string): Promise<string[]> {
-  // None of the texts carries `$schema` or `examples`, the keys a file keeps from the kernel.
-  const declaration = JSON.parse(text) as Record<string, unknown>;
+  // Sent as written (a key twice included): none carries `$schema` or `examples`, the keys a
+  // file keeps from the kernel.
   const response = await fetch(`${kernel.url}/agent_api/v1/profile/configuration`, {
     method: 'PUT',
     headers: {
       authorization: `Bearer ${kernel.workspace.tokens.agent}`,
       'content-type': 'application/json',
     },
-    body: JSON.stringify(declaration),
+    body: text,
   });
   if (response.ok) return [];
   const body = (await response.json()) as {
@@ -82,7 +84,7 @@ async function kernelProblems(text: string): Promise<string[]> {
   };
   // The request guard answers before the validator: input_too_deep names no pointer.
   if (body.error.code === 'input_too_deep') return ['input_too_deep'];
-  expect(body.error.code).toMatch(/^(invalid_configuration|invalid_input)$/);
+  expect(body.error.code).toMatch(/^(invalid_configuration|invalid_input|invalid_json)$/);
   return (body.error.problems ?? []).map((problem) => `${problem.code} ${problem.pointer}`);
 }
 
@@ -91,9 +93,13 @@ describe('rules-lint and the kernel agree on a profile', () => {
     it(name, async () => {
       const outcome = lintText('agent.json', text);
       if (!outcome.ok) throw new Error(outcome.message);
+      // duplicate-key is the linter's name for the kernel's duplicate_key (an error by default).
       const errors = outcome.findings
-        .filter((finding) => finding.source === 'declaration')
-        .map((finding) => `${finding.code} ${finding.pointer}`);
+        .filter((finding) => finding.source === 'declaration' || finding.code === 'duplicate-key')
+        .map(
+          (finding) =>
+            `${finding.code.replace('duplicate-key', 'duplicate_key')} ${finding.pointer}`,
+        );
       const refused = await kernelProblems(text);
       // The kernel stops at its first check that fails; the linter reports every check's problems.
       expect(errors.length > 0).toBe(refused.length > 0);
