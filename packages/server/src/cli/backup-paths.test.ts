@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,24 @@ import { Store } from '../store/store.js';
 import { runLocalCli } from '../testing/operator-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-backup-paths-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const readOnly = join(root, 'read-only');
+mkdirSync(readOnly);
+
+/** A read-only file system: a tmpfs mounted ro, which only root (with the right to mount) can make. */
+function readOnlySkipReason(): string | null {
+  if (process.platform !== 'linux') return 'tmpfs mounts need Linux';
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', readOnly]);
+  if (mounted.error) return `mount could not run (${mounted.error.message})`;
+  if (mounted.status !== 0) return `mount -t tmpfs refused: ${mounted.stderr.toString().trim()}`;
+  return null;
+}
+const noReadOnly = readOnlySkipReason();
+if (noReadOnly)
+  console.warn(`[airlock tests] skipping the read-only file system cases: ${noReadOnly}`);
+afterAll(() => {
+  if (!noReadOnly) execFileSync('umount', [readOnly]);
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe('airlock backup and restore refuse a path for what it is', { timeout: 60_000 }, () => {
   it('refuses a backup at a symbolic link to nothing, and writes nothing through it', async () => {
@@ -47,6 +65,26 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
           '--replaced-database-url <the old one> (docs/operations.md, "Backup and restore")\n',
       );
       expect(existsSync(dataDir)).toBe(false);
+    },
+  );
+
+  it.skipIf(noReadOnly !== null)(
+    'says a read-only file system is one, not a permission denied',
+    async () => {
+      const backup = await runLocalCli(['backup', join(readOnly, 'b.sqlite'), '--data-dir', root]);
+      expect(backup).toMatchObject({ code: 1, stdout: '' });
+      expect(backup.stderr).toBe(
+        `airlock backup: backup_directory_not_writable: cannot write in ${readOnly} (read-only file system); ` +
+          'name a file in a directory you may write to\n',
+      );
+      const dump = join(root, 'not-a-dump.sqlite');
+      writeFileSync(dump, 'SQLite format 3\u0000');
+      const restore = await runLocalCli(['restore', dump, '--data-dir', readOnly]);
+      expect(restore).toMatchObject({ code: 1, stdout: '' });
+      expect(restore.stderr).toBe(
+        `airlock restore: data_dir_not_writable: cannot write in the data directory ${readOnly} ` +
+          '(read-only file system); the restore puts the store there\n',
+      );
     },
   );
 });

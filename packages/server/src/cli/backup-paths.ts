@@ -68,13 +68,19 @@ function isPostgresDump(file: string): boolean {
   }
 }
 
-/** True when this process may use `path` as `mode` says (root may, whatever the bits). */
-function allowed(path: string, mode: number): boolean {
+/**
+ * Why this process may not use `path` as `mode` says ("permission denied",
+ * "read-only file system"), or null when it may (root may, whatever the bits).
+ */
+function refusal(path: string, mode: number): string | null {
   try {
     accessSync(path, mode);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' && Object.hasOwn(REASONS, code)
+      ? (REASONS[code] as string)
+      : 'permission denied';
   }
 }
 
@@ -112,10 +118,11 @@ export function checkBackupTarget(file: string): void {
       `${directory} is a file, not a directory; name the backup file in a directory`,
     );
   }
-  if (!allowed(directory, constants.W_OK | constants.X_OK)) {
+  const cannotWrite = refusal(directory, constants.W_OK | constants.X_OK);
+  if (cannotWrite) {
     throw new BackupPathError(
       'backup_directory_not_writable',
-      `cannot write in ${directory} (permission denied); name a file in a directory you may write to`,
+      `cannot write in ${directory} (${cannotWrite}); name a file in a directory you may write to`,
     );
   }
 }
@@ -139,8 +146,9 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
       `${file} is a directory, not a backup file; name the file \`airlock backup\` wrote`,
     );
   }
-  if (!allowed(file, constants.R_OK)) {
-    throw new BackupPathError('backup_unreadable', `cannot read ${file} (permission denied)`);
+  const cannotRead = refusal(file, constants.R_OK);
+  if (cannotRead) {
+    throw new BackupPathError('backup_unreadable', `cannot read ${file} (${cannotRead})`);
   }
   if (isPostgresDump(file)) {
     throw new BackupPathError(
@@ -158,10 +166,11 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
       `the data directory ${dataDir} is a file, not a directory; check --data-dir (or AIRLOCK_DATA_DIR)`,
     );
   }
-  if (dir && !allowed(dataDir, constants.W_OK | constants.X_OK)) {
+  const cannotWrite = dir ? refusal(dataDir, constants.W_OK | constants.X_OK) : null;
+  if (cannotWrite) {
     throw new BackupPathError(
       'data_dir_not_writable',
-      `cannot write in the data directory ${dataDir} (permission denied); the restore puts the store there`,
+      `cannot write in the data directory ${dataDir} (${cannotWrite}); the restore puts the store there`,
     );
   }
   // Restoring the store onto itself would move it aside and fence its live granted calls, undoing nothing.
