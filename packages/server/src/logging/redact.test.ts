@@ -83,6 +83,23 @@ describe('credentials never reach a log line', () => {
     expect(lines.join('')).not.toMatch(/secret-\d/);
   });
 
+  it('redacts them spelled with a capital and in the request an HTTP client’s error holds', () => {
+    const { lines, logger } = capturingLogger();
+    const refused = Object.assign(new Error('Request failed with status code 401'), {
+      config: { headers: { Authorization: 'Bearer secret-1' } },
+      request: { headers: { authorization: 'Bearer secret-2', Cookie: 'sid=secret-3' } },
+    });
+    logger.error({ err: refused }, 'a');
+    logger.warn(
+      { headers: { Authorization: 'Bearer secret-4' }, a: { b: { token: 'secret-5' } } },
+      'b',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines.join('')).not.toMatch(/secret-\d/);
+    // What is no credential stays readable.
+    expect(JSON.parse(lines[0]!).err.message).toBe('Request failed with status code 401');
+  });
+
   describe('the access log at debug level', () => {
     let d: Deployment;
     const captured = capturingLogger();

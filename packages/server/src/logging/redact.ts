@@ -95,24 +95,29 @@ export function maskQueryValues(
     .join('&');
 }
 
+/** Fields that carry a credential, as a header map or a client's options spell them. */
+const SECRET_FIELDS = [
+  'authorization',
+  'Authorization',
+  'cookie',
+  'Cookie',
+  'access_token',
+  'token',
+];
+
+/**
+ * How deep a logged object's secret fields are found: at its top, under any
+ * key, and two keys down (an error's `config.headers.Authorization`, as an
+ * HTTP client's error carries the request it sent).
+ */
+const FIELD_DEPTHS = ['', '*.', '*.*.', '*.*.*.'];
+
 /**
  * pino's `redact` option: Authorization and cookie headers, and token fields,
- * wherever a logged object carries them (a request, its headers, an error's context).
+ * in either case and up to three keys deep in a logged object (a request, its
+ * headers, an error's context and the request an HTTP client's error holds).
  */
 export const LOG_REDACTION: NonNullable<LoggerOptions['redact']> = {
-  paths: [
-    'authorization',
-    'cookie',
-    'access_token',
-    'token',
-    'headers.authorization',
-    'headers.cookie',
-    '*.authorization',
-    '*.cookie',
-    '*.access_token',
-    '*.token',
-    '*.headers.authorization',
-    '*.headers.cookie',
-  ],
+  paths: FIELD_DEPTHS.flatMap((depth) => SECRET_FIELDS.map((field) => `${depth}${field}`)),
   censor: REDACTED,
 };
