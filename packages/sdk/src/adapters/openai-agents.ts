@@ -253,6 +253,33 @@ export class OpenAIAgentsAirlock {
   }
 
   /**
+   * Withdraws the parks of a paused run that the application will not go on
+   * with: it rejects them itself (`state.reject(item)`, in place of Airlock's
+   * decision) or drops the run. Takes the interruptions (`result.interruptions`
+   * or `state.getInterruptions()`). Each call of a wrapped tool Airlock still
+   * holds open (waiting for a person, or approved with its grant untaken) is
+   * canceled, so nobody is asked about, or approves, a call that will not run;
+   * one already decided otherwise, or of a tool of the application's own, is left alone.
+   * @throws AirlockError when the kernel gave no answer or refused (`task_not_found` for an
+   *   adapter built with another `sessionId` than the park's, `connection_failed`, a 5xx): the
+   *   calls not yet withdrawn may still be open; withdraw again.
+   */
+  async withdraw(items: readonly AgentsApprovalItem[]): Promise<void> {
+    for (const item of items) {
+      const callId = item.rawItem.callId;
+      const name = item.toolName ?? item.rawItem.name;
+      if (!callId || !name) continue;
+      if (this.#wrapped.size > 0 && !this.#wrapped.has(name)) continue;
+      this.#verdicts.forget(callId);
+      await this.session.withdrawOrThrow({
+        name,
+        input: parseArguments(item.rawItem.arguments),
+        callId,
+      });
+    }
+  }
+
+  /**
    * Ends the turn with the agent's final output (through the profile's stop hook).
    * @throws AirlockError when the kernel refuses it.
    */
