@@ -90,4 +90,17 @@ describe('an AI SDK application that answers a park itself', () => {
     const [row] = await (k as FrameworkKernel).tasks(airlock.session.runId as string);
     expect(row).toMatchObject({ tool_name: 'send_email', state: 'canceled' });
   });
+
+  // The withdrawal read the kernel's call_mismatch refusal as "nothing open" and counted the
+  // park as settled: it stayed in the inbox and flush() said nothing.
+  it('a denial of its own whose saved call was edited: the park stays, and flush() says why', async () => {
+    const { airlock, messages } = await parkAndAnswer('own-deny-edited', false);
+    const edited = JSON.parse(
+      JSON.stringify(messages).replace('ops@example.com', 'all@example.com'),
+    ) as ModelMessage[];
+    await airlock.resume(edited);
+    await expect(airlock.flush()).rejects.toMatchObject({ code: 'call_mismatch' });
+    const [row] = await (k as FrameworkKernel).tasks(airlock.session.runId as string);
+    expect(row).toMatchObject({ tool_name: 'send_email', state: 'needs_approval' });
+  });
 });
