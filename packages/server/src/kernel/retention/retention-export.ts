@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, readdir, readFile, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, readdir, readFile, stat, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { syncDirectory } from '../../store/directory-sync.js';
@@ -55,13 +55,35 @@ export async function exportLocation(directory: string): Promise<string> {
     return await read();
   } catch {
     makePrivateDir(directory);
-    try {
-      await writeFile(file, `exports_${randomUUID()}\n`, { flag: 'wx' });
-    } catch {
-      // Another kernel sharing the directory wrote it first.
-    }
+    await writeLocation(file);
     return read();
   }
+}
+
+/**
+ * Writes a new location file, its bytes and its name synced: a file a power cut
+ * emptied or lost would give the directory another id, whose record is not found.
+ * Nothing when another kernel sharing the directory wrote it first.
+ */
+async function writeLocation(file: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'wx');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    await handle.writeFile(`exports_${randomUUID()}\n`);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    // An empty or torn file would name the directory for good: the next pass writes it again.
+    await unlink(file).catch(() => {});
+    throw error;
+  }
+  await handle.close();
+  syncDirectory(dirname(file));
 }
 
 /**
