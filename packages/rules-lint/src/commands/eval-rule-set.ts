@@ -14,6 +14,7 @@ import { permissionFindings } from '../permissions/permission-file.js';
 import { evaluateRuleSetCall } from '../permissions/rule-set-eval.js';
 import { renderPretty } from '../reporters/pretty.js';
 import { readRuleFile, runningMode } from '../rule-file.js';
+import { acceptedPolicy } from './accepted-policy.js';
 
 /** True when an `eval` command line selects a permission rule set. */
 export function selectsRuleSet(args: readonly string[]): boolean {
@@ -66,7 +67,8 @@ export async function evalRuleSetCommand(args: readonly string[], io: CliIo): Pr
   const rulesPath = typeof values.rules === 'string' ? values.rules : undefined;
   const document = rulesPath ? await requireDocument(rulesPath, io.cwd) : undefined;
   const file = document ? readRuleFile(document.value) : undefined;
-  if (document && file && !file.policy) {
+  const policy = document && file ? acceptedPolicy(document, file) : undefined;
+  if (document && file && !policy) {
     const findings = lintDocument(document, file, { rules: [] });
     io.stderr(renderPretty([{ file: rulesPath!, findings, lines: document.lines }]));
     return EXIT.findings;
@@ -89,8 +91,8 @@ export async function evalRuleSetCommand(args: readonly string[], io: CliIo): Pr
       },
       overlays,
     },
-    file?.policy
-      ? decide(file.policy, { mode, origin: 'model', toolName: tool, toolInput: input })
+    policy
+      ? decide(policy, { mode, origin: 'model', toolName: tool, toolInput: input })
       : undefined,
   );
   const output = {

@@ -6,13 +6,14 @@ import { evaluateCall } from '../evaluate/evaluate-call.js';
 import { lintDocument } from '../lint.js';
 import { renderPretty } from '../reporters/pretty.js';
 import { readRuleFile, runningMode } from '../rule-file.js';
+import { acceptedPolicy } from './accepted-policy.js';
 import { evalRuleSetCommand, selectsRuleSet } from './eval-rule-set.js';
 
 /**
  * `rules-lint eval --rules FILE --mode bypass|ask|rules [--origin O] --tool NAME --input JSON`:
  * prints core's decision for one call as JSON. `--mode` may be left out for
- * a profile: it runs under its `approval_mode`, else `ask`. Exit 1 when the file is not a valid
- * declaration (its problems on stderr). Throws UsageError.
+ * a profile: it runs under its `approval_mode`, else `ask`. Exit 1 when the kernel would refuse
+ * the file (its problems on stderr). Throws UsageError.
  */
 export async function evalCommand(args: readonly string[], io: CliIo): Promise<number> {
   if (selectsRuleSet(args)) return evalRuleSetCommand(args, io);
@@ -36,14 +37,13 @@ export async function evalCommand(args: readonly string[], io: CliIo): Promise<n
   const file = readRuleFile(document.value);
   const mode = choiceOption(values.mode, 'mode', ApprovalModeSchema.options) ?? runningMode(file);
   if (!mode) throw new UsageError('eval: --mode is required (a bare rule list has no mode)');
-  if (!file.policy) {
+  const policy = acceptedPolicy(document, file);
+  if (!policy) {
     const findings = lintDocument(document, file, { rules: [] });
     io.stderr(renderPretty([{ file: rulesPath, findings, lines: document.lines }]));
     return EXIT.findings;
   }
-  io.stdout(
-    `${JSON.stringify(evaluateCall(file.policy, { mode, origin, tool, input }), null, 2)}\n`,
-  );
+  io.stdout(`${JSON.stringify(evaluateCall(policy, { mode, origin, tool, input }), null, 2)}\n`);
   return EXIT.clean;
 }
 

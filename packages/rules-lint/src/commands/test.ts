@@ -9,6 +9,7 @@ import { lintDocument } from '../lint.js';
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
 import { readRuleFile, runningMode } from '../rule-file.js';
+import { acceptedPolicy } from './accepted-policy.js';
 
 /**
  * `rules-lint test FILE... [--format F] [--allow-empty] [--output FILE]`:
@@ -49,7 +50,8 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
     }
     const { document } = loaded;
     const file = readRuleFile(document.value);
-    if (!file.policy) {
+    const policy = acceptedPolicy(document, file);
+    if (!policy) {
       const findings = lintDocument(document, file, { rules: [] });
       reports.push({ file: shown, findings, lines: document.lines });
       io.stderr(
@@ -61,7 +63,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
     const run = runExamples({
       document,
       examples: file.examples,
-      policy: file.policy,
+      policy,
       mode: runningMode(file),
     });
     reports.push({
