@@ -85,6 +85,24 @@ describe('LangGraph: withdrawing a park the application drops', () => {
     expect(await openDecisions()).toEqual([]);
   });
 
+  it('two parks in one step surface one at a time: withdraw and resume until the graph stops pausing', async () => {
+    k = await startFrameworkKernel();
+    const airlock = createLangGraphAirlock({ ...k.connection, sessionId: 'lg-wd-two' });
+    const emails = ['w5', 'w6'].map((id) => ({ id, name: 'send_email', input: { to: id } }));
+    const app = appGraph(airlock, [{ calls: emails }, { text: 'ok' }], new MemorySaver());
+    let out = await app.graph.invoke(input, thread('w5'));
+    let rounds = 0;
+    while (interruptsOf(out).length > 0 && rounds < 5) {
+      rounds += 1;
+      await airlock.withdraw(interruptsOf(out));
+      out = await app.graph.invoke(new Command({ resume: 'rejected' }), thread('w5'));
+    }
+    expect(rounds).toBe(2);
+    expect(app.ran).toEqual([]);
+    const rows = await k.tasks(airlock.session.runId as string);
+    expect(rows.map((row) => row.state)).toEqual(['canceled', 'canceled']);
+  });
+
   it('leaves an interrupt that is not an Airlock park alone, and refuses another session', async () => {
     k = await startFrameworkKernel();
     const airlock = createLangGraphAirlock({ ...k.connection, sessionId: 'lg-wd-own' });
