@@ -1,3 +1,4 @@
+import { archiveReadTags } from './archive-reads.js';
 import { awkTags } from './awk-program.js';
 import { cloudCopyTags } from './cloud-copies.js';
 import { cloudDeleteTags } from './cloud-deletes.js';
@@ -29,7 +30,7 @@ const READ = new Set(
     ...['comm', 'expr', 'bc', 'tput', 'stty', 'clear', 'getconf', 'nproc', 'lscpu', 'env'],
     ...['trap', 'shift', 'break', 'continue', 'hash', 'umask', 'ulimit', 'getopts', ':', 'fold'],
     ...['rev', 'look', 'zcat', 'zgrep', 'bzcat', 'xzcat', 'tsc', 'eslint', 'tokei', 'cloc'],
-    ...['view', 'atq', 'disown', 'mapfile', 'readarray'],
+    ...['view', 'atq', 'disown', 'mapfile', 'readarray', 'zipinfo'],
   ].map((name) => name.toLowerCase()),
 );
 const WRITE = new Set([
@@ -165,6 +166,8 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
     // dd, truncate, sed, cp: tagged by what they do to a file's content.
   } else if (/^(g|bsd)?tar$/.test(program) && tarListTags(args, tags)) {
     // `tar -t` lists an archive: read, over a remote shell for `HOST:FILE`.
+  } else if (archiveReadTags(program, args, tags)) {
+    // `gzip -l`, `unzip -t`, `7z l`: an archive read, nothing written.
   } else if (DELETE.has(program)) deleteTags(program, args, tags);
   else if (DESTRUCTIVE.has(program) || program.startsWith('mkfs')) tags.add('destructive');
   else if (READ.has(program)) tags.add('read');
