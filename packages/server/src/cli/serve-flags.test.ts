@@ -50,6 +50,10 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [['--lease', '500ms'], '--lease must be between 1s and 1d'],
     [['--idle-timeout', '30d'], '--idle-timeout must be between'],
     [['--log-level', 'loud'], '--log-level wants one of'],
+    [
+      ['--no-metrics', '--metrics-listen', '127.0.0.1:9464'],
+      '--no-metrics records no metrics, so --metrics-listen would serve nothing',
+    ],
     [['--rate-limit', 'fast'], '--rate-limit wants N/B'],
     [['--max-feeds', '0'], '--max-feeds wants a number of feeds from 1 to 1000000, or off'],
     [['--model-timeout', '90'], '--model-timeout wants a duration'],

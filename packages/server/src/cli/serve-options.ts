@@ -258,6 +258,11 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
   const logLevel = get('log-level', 'AIRLOCK_LOG_LEVEL');
   const maxCalls = get('model-max-calls', 'AIRLOCK_MODEL_MAX_CALLS');
   const openaiUrl = environmentSetting(env, 'OPENAI_BASE_URL');
+  if (values['no-metrics'] === true && metrics) {
+    throw new ServeUsageError(
+      `--no-metrics records no metrics, so ${metrics.source} would serve nothing: give one or the other`,
+    );
+  }
   if (logLevel && !LOG_LEVELS.includes(logLevel.text)) {
     throw new ServeUsageError(
       `${logLevel.source} wants one of ${LOG_LEVELS.join(', ')}, not "${logLevel.text}"`,

@@ -60,7 +60,8 @@ Options:
                         may name besides OPENAI_BASE_URL, or * for any (unsafe where
                         the kernel can reach internal services); a run naming another
                         is refused 422 (env AIRLOCK_MODEL_BASE_URLS; default none)
-  --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
+  --log-level <level>   pino level: fatal, error, warn, info, debug, trace, silent
+                        (env AIRLOCK_LOG_LEVEL; default info)
   --notifications <file>  Notification channels and routing (webhooks, Slack,
                         email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
                         see docs/notifications.md
