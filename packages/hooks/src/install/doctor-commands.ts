@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { airlockCommandOf } from './command-shape.js';
 
@@ -31,6 +31,23 @@ export function commandProblem(command: unknown): string | null {
     return 'curl is not on PATH: the sh hook client refuses every tool call without it';
   }
   return null;
+}
+
+/**
+ * True of a shell client's command whose curl config an earlier install
+ * wrote without the `# short-max-time` line: the client then holds the
+ * session's start and the reports of what ran up to its full `max-time`
+ * when the kernel does not answer, past the 30 s the agent gives them.
+ */
+export function lacksShortLimit(command: unknown): boolean {
+  const parsed = airlockCommandOf(command);
+  if (parsed?.config === undefined) return false;
+  try {
+    return !/^# short-max-time = \d+$/m.test(readFileSync(parsed.config, 'utf8'));
+  } catch {
+    // An unreadable config is commandProblem's to report.
+    return false;
+  }
 }
 
 function readable(path: string): boolean {

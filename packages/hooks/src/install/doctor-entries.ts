@@ -1,6 +1,7 @@
 import type { HookedAgent } from '@airlock/core';
+import { SHORT_HOOK_TIMEOUT_SECONDS } from '../client/wait-limits.js';
 import { EXIT_BLOCKS } from './command-shape.js';
-import { commandProblem } from './doctor-commands.js';
+import { commandProblem, lacksShortLimit } from './doctor-commands.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { type HookEntry, isAirlockEntry } from './entries.js';
 import { isJsonObject } from './json-settings.js';
@@ -87,6 +88,13 @@ export function entryCheck(
     return {
       status: 'warn',
       detail: 'registered without "async": true: the agent waits for the report of every call',
+      fix,
+    };
+  }
+  if (entry.timeoutSeconds === SHORT_HOOK_TIMEOUT_SECONDS && lacksShortLimit(hook.command)) {
+    return {
+      status: 'warn',
+      detail: `registered with a shell client whose configuration has no short-max-time (an earlier install): a kernel that does not answer holds this event past the ${SHORT_HOOK_TIMEOUT_SECONDS} s the agent gives it`,
       fix,
     };
   }
