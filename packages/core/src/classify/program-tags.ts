@@ -127,6 +127,7 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
     tags.add('network');
   }
   if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');
+  if (program === 'gh') pluginTags(program, args, tags);
   if (CONTAINERS.has(program)) containerTags(program, args, tags);
   // `kubectl exec POD -- CMD` (and run, debug, attach) runs a command in the cluster, not read
   // here; `kubectl cp` writes its destination, on this machine or in the pod.
