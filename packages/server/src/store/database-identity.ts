@@ -36,17 +36,3 @@ export async function databaseIdentity(
   const name = cluster.rows[0]?.cluster;
   return name === undefined ? database : `${name}:${database}`;
 }
-
-/**
- * Whether a recorded identity and the live one name the same database.
- * Where only one of them names its cluster (the role's right to call
- * pg_control_system() was granted or revoked since, or DATABASE_URL names
- * another role), the database's OID alone tells, as it does on a server
- * that never lets the role read its cluster.
- */
-export function sameDatabase(recorded: string, live: string): boolean {
-  if (recorded === live) return true;
-  if (recorded.includes(':') === live.includes(':')) return false;
-  const oid = (identity: string) => identity.slice(identity.lastIndexOf(':') + 1);
-  return oid(recorded) === oid(live);
-}

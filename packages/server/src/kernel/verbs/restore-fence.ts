@@ -1,7 +1,6 @@
 import pino from 'pino';
 import { defaultProviders } from '../../providers/registry.js';
 import { ADVISORY_LOCK_KEYS, withAdvisoryLock } from '../../store/advisory-lock.js';
-import { sameDatabase } from '../../store/database-identity.js';
 import { rowsToFence, runsToFence } from '../../store/fence-rows.js';
 import type { Store } from '../../store/store.js';
 import { liveIdentity, recordedIdentity, recordIdentity } from '../../store/store-identity.js';
@@ -106,9 +105,7 @@ export async function fenceRestoredStore(store: Store): Promise<FencedRow[]> {
  * run after the backup. Kernels starting together take turns (an advisory
  * lock): one fences, the others find the database recorded. A store that
  * records none (a new one, or one from before this check) is recorded and
- * not fenced; on SQLite nothing happens (`airlock restore` fences). Where
- * only the record or the live identity names the cluster (the role's right
- * to read it changed), the OIDs alone are compared (see sameDatabase).
+ * not fenced; on SQLite nothing happens (`airlock restore` fences).
  * Returns the rows it fenced, or null when the store is no copy.
  */
 export async function fenceIfCopied(store: Store): Promise<FencedRow[] | null> {
@@ -116,11 +113,7 @@ export async function fenceIfCopied(store: Store): Promise<FencedRow[] | null> {
   if (live === null) return null;
   return withAdvisoryLock(store, ADVISORY_LOCK_KEYS.restoreFence, async () => {
     const recorded = await recordedIdentity(store);
-    if (recorded !== undefined && sameDatabase(recorded, live)) {
-      // Keep the identity that names the cluster: a later restore onto a new server is told by it.
-      if (recorded !== live && live.includes(':')) await recordIdentity(store, live);
-      return null;
-    }
+    if (recorded === live) return null;
     const fenced = recorded === undefined ? null : await fenceRestoredStore(store);
     await recordIdentity(store, live);
     return fenced;
