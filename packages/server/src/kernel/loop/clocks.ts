@@ -7,6 +7,7 @@ import { lapseAgentClaim } from '../hooks/hooked-reports.js';
 import { settleAgentsClaim } from '../machines/cancel-outstanding.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun } from '../machines/run-state.js';
+import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
 import { APPROVAL_EXPIRED_TEXT } from '../machines/task-states.js';
 import { QUESTION_EXPIRED_TEXT } from '../stage/questions.js';
 import { stopRunsOfRemovedApplications } from '../verbs/revocation.js';
@@ -89,6 +90,10 @@ async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<n
   return fired;
 }
 
+/** Why an executor's call whose lease lapsed after its run ended fails outcome_unknown. */
+const EXECUTOR_MAY_HAVE_RUN =
+  'an executor held this call when its run ended and its lease lapsed without a commit: it may have run';
+
 /**
  * Ends every claim whose lease lapsed: an executor's row returns to
  * runnable, so another executor can claim it; a hooked agent's own call
@@ -108,24 +113,34 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
         return (await settleAgentsClaim(tx, run, task, 'kernel')) ? 1 : 0;
       }
       if (run.state !== 'running') {
-        // A lapsed claim on an ended run is never handed out again: its row is canceled.
-        const canceled = await moveTask(
+        // A lapsed claim on an ended run is never handed out again. Its executor took the call
+        // and never committed: it may have run, so the row fails outcome_unknown (never
+        // "canceled", which says it did not). The claim goes, so a late commit is lease_lost.
+        const error = { code: OUTCOME_UNKNOWN, detail: EXECUTOR_MAY_HAVE_RUN };
+        const settled = await moveTask(
           tx,
           {
-            verb: 'cancel',
+            verb: 'settle_held_call',
             run,
             key: task.key,
-            to: 'canceled',
+            to: 'failed',
             from: 'claimed',
             match: { claim_id: task.claim_id ?? '' },
             due: 'lease_until',
-            set: { claim_id: null, lease_until: null, decided_by: 'kernel' },
-            event: { type: 'task.canceled' },
+            set: {
+              claim_id: null,
+              lease_until: null,
+              deadline_at: null,
+              error_code: error.code,
+              error_detail: error.detail,
+              decided_by: 'kernel',
+            },
+            event: { type: 'task.failed', data: { error } },
             principal: 'kernel',
           },
           { quiet: true },
         );
-        return canceled ? 1 : 0;
+        return settled ? 1 : 0;
       }
       if (await isAgentsOwnCall(tx, address)) {
         return (await lapseAgentClaim(ctx, tx, run, task)) ? 1 : 0;

@@ -155,7 +155,7 @@ export const TASK_VERBS = {
   },
   settle_held_call: {
     summary:
-      "a hooked agent's own call it still holds when its run ends (a stop, or its lease lapsing on an ended run) fails outcome_unknown (it may have run), never canceled; a late report corrects it",
+      "a call still held when its run ended fails outcome_unknown (it may have run), never canceled: a hooked agent's own call at the stop or when its lease lapses (a late report corrects it), an executor's when its lease lapses without a commit",
     from: ['claimed'],
     to: ['failed'],
     emits: ['task.failed'],
