@@ -122,6 +122,11 @@ export class LangGraphAirlock {
         // The tool node runs every call of a step again on a resume, those that ran included:
         // one that ran hands the model what it returned, and does not run twice.
         if (verdict.verdict === 'deny' && verdict.ranOutput !== undefined) return verdict.ranOutput;
+        // Granted to an earlier run of the step that never reported (a process that stopped
+        // after running it): not a refusal, since it may have run; the model must not redo it blindly.
+        if (verdict.verdict === 'deny' && verdict.code === 'not_claimable') {
+          return `Airlock: this call was granted to an earlier run of it that has not reported what it returned, so it may have run; its outcome is unknown (${verdict.reason})`;
+        }
         if (verdict.verdict !== 'allow') return refusalText(verdict);
         return this.session.runGranted(call, verdict, (granted) =>
           original.invoke(granted as never, { ...config, toolCall: undefined }),
