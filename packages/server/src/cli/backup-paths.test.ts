@@ -87,4 +87,16 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
       );
     },
   );
+
+  it("refuses an empty backup file as a copy cut short, not as another program's file", async () => {
+    const empty = join(root, 'empty.sqlite');
+    writeFileSync(empty, '');
+    const dataDir = join(root, 'restored-empty');
+    const refused = await runLocalCli(['restore', empty, '--data-dir', dataDir]);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toBe(
+      `airlock restore: backup_corrupt: ${empty} is empty (0 bytes): a copy cut short, or made on a full disk; restore another backup\n`,
+    );
+    expect(existsSync(dataDir)).toBe(false);
+  });
 });

@@ -22,6 +22,7 @@ export class BackupPathError extends Error {
       | 'backup_not_found'
       | 'backup_unreadable'
       | 'backup_is_the_store'
+      | 'backup_corrupt'
       | 'data_dir_not_a_directory'
       | 'data_dir_not_writable'
       | 'not_an_airlock_store'
@@ -149,6 +150,13 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
   const cannotRead = refusal(file, constants.R_OK);
   if (cannotRead) {
     throw new BackupPathError('backup_unreadable', `cannot read ${file} (${cannotRead})`);
+  }
+  // SQLite reads an empty file as an empty database: said so, it looked like another program's file.
+  if (found.size === 0) {
+    throw new BackupPathError(
+      'backup_corrupt',
+      `${file} is empty (0 bytes): a copy cut short, or made on a full disk; restore another backup`,
+    );
   }
   if (isPostgresDump(file)) {
     throw new BackupPathError(
