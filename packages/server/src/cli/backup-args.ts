@@ -4,7 +4,7 @@ import { checkedStoreLocation } from './database-url.js';
 const STORE_OPTIONS = `Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
   --database-url <url>  PostgreSQL URL (env DATABASE_URL): refused, use pg_dump / pg_restore
-                        (docs/operations.md, "Backup and restore")
+                        (docs/backup-restore.md)
 `;
 
 /** `airlock backup --help` */

@@ -62,7 +62,7 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
       expect(refused.stderr).toBe(
         `airlock restore: not_an_airlock_store: ${dump} is a PostgreSQL dump (pg_dump), not a SQLite backup; ` +
           'restore it with pg_restore into a new database, then run airlock fence --database-url <it> ' +
-          '--replaced-database-url <the old one> (docs/operations.md, "Backup and restore")\n',
+          '--replaced-database-url <the old one> (docs/backup-restore.md)\n',
       );
       expect(existsSync(dataDir)).toBe(false);
     },

@@ -163,7 +163,7 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
       'not_an_airlock_store',
       `${file} is a PostgreSQL dump (pg_dump), not a SQLite backup; restore it with pg_restore into a new database, ` +
         'then run airlock fence --database-url <it> --replaced-database-url <the old one> ' +
-        '(docs/operations.md, "Backup and restore")',
+        '(docs/backup-restore.md)',
     );
   }
   const dataDir = resolve(options.dataDir);

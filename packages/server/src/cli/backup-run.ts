@@ -18,7 +18,7 @@ export function refusePostgres(command: string): never {
   throw new BackupError(
     'postgres_use_pg_dump',
     `${command} copies a SQLite store; on PostgreSQL use pg_dump -Fc and pg_restore ` +
-      '(docs/operations.md, "Backup and restore")',
+      '(docs/backup-restore.md)',
   );
 }
 

@@ -35,7 +35,7 @@ export function fenceReport(fenced: FenceOutcome, options: { listed?: boolean } 
   return (
     `fenced ${fenced.length} call(s) in ${runs} run(s) that were granted or claimed when the backup was taken ` +
     '(they may have run since): each failed with outcome_unknown and holds its run; ' +
-    'retry one to send it through approval again, or abandon or stop its run (docs/operations.md, "Fencing")\n' +
+    'retry one to send it through approval again, or abandon or stop its run (docs/backup-restore.md, "Fencing")\n' +
     (options.listed ? '' : fenced.map((row) => `  ${fencedLine(row)}\n`).join(''))
   );
 }
@@ -53,7 +53,7 @@ export function continuedReport(
     return (
       'the store that was there could not be read for its event numbers: new events are numbered ' +
       "after the backup's, and feed clients that read past the backup are not told to resynchronise; " +
-      'restart them (docs/operations.md, "Backup and restore")\n'
+      'restart them (docs/backup-restore.md)\n'
     );
   }
   return continued

@@ -63,7 +63,7 @@ export async function runRestore(options: BackupArgs): Promise<number> {
           ? fenceReport(fenced.outcome)
           : 'not fenced (--no-fence): calls granted or claimed at the backup will be claimed and run again\n') +
         'everything after the backup is undone: credentials revoked since work again, and approvals given since are gone; ' +
-        'see docs/operations.md, "A restore goes back in time", before serving it\n',
+        'see docs/backup-restore.md, "A restore goes back in time", before serving it\n',
     );
     return 0;
   } catch (error) {
