@@ -168,6 +168,10 @@ describe('backupSqliteStore and restoreSqliteStore', () => {
       );
       expect([length, error.code]).toEqual([length, 'backup_corrupt']);
       expect(error.message).toContain('cut short');
+      // Named as the person gave it, never as the restore's copy (gone once it refused).
+      if (error.message.includes('holds'))
+        expect(error.message.startsWith(`${cut} holds`)).toBe(true);
+      expect(error.message).not.toContain('restoring');
     }
   });
 

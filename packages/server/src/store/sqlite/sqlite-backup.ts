@@ -271,7 +271,7 @@ export async function restoreSqliteStore(options: {
     // The store is the data directory's owner's alone, whatever mode the backup file had.
     chmodSync(incoming, PRIVATE_FILE_MODE);
     // A file with a WAL is only whole with it: checked once its frames are copied in (below).
-    if (!wal) checkWholeFile(incoming);
+    if (!wal) checkWholeFile(incoming, file);
     // Only the copy is opened: SQLite recovers the copied WAL there, never beside the file.
     const database = openChecked(incoming, file);
     try {
@@ -288,7 +288,7 @@ export async function restoreSqliteStore(options: {
             `${wal} could not be copied into ${file}'s copy (checkpoint ${JSON.stringify(done)})`,
           );
         }
-        checkWholeFile(incoming);
+        checkWholeFile(incoming, file);
       }
       facts = storeFileFacts(database, file);
       const knownList = await knownMigrations();

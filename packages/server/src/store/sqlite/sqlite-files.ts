@@ -33,10 +33,11 @@ function startsAsSqlite(head: Buffer): boolean {
 /**
  * Refuses a SQLite file shorter or longer than its header says (its page size times its page
  * count, when the header's count is valid): a copy cut short can lose only zeros at its end,
- * which SQLite reads back as they were, so nothing else would tell.
+ * which SQLite reads back as they were, so nothing else would tell. `shown` names the file in
+ * the refusal (the person's backup, where `file` is the restore's copy of it).
  * @throws BackupError `backup_corrupt`.
  */
-export function checkWholeFile(file: string): void {
+export function checkWholeFile(file: string, shown = file): void {
   const head = fileHead(file, 100);
   if (head.length < 100 || !startsAsSqlite(head)) return;
   const raw = head.readUInt16BE(16);
@@ -48,7 +49,7 @@ export function checkWholeFile(file: string): void {
   if (size !== pageSize * pages) {
     throw new BackupError(
       'backup_corrupt',
-      `${file} holds ${size} bytes where its header says ${pageSize * pages}: it was cut short or damaged`,
+      `${shown} holds ${size} bytes where its header says ${pageSize * pages}: it was cut short or damaged`,
     );
   }
 }
