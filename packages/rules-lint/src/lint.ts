@@ -10,6 +10,7 @@ import type { LintRule } from './rules/lint-rule.js';
 import { locatePointer, parseDocument, type SourceDocument } from './source/document.js';
 import { duplicateKeyFindings } from './source/duplicate-key-findings.js';
 import { DUPLICATE_KEY } from './source/duplicate-keys.js';
+import { inexactNumberFindings } from './source/inexact-number-findings.js';
 import { applySuppressions } from './suppress/suppressions.js';
 
 /** Options of one lint run. */
@@ -81,6 +82,7 @@ export function lintDocument(
     location: locatePointer(document, problem.pointer, pointsAtKey(problem) ? 'key' : 'value'),
   }));
   findings.push(...duplicateKeyFindings(document, options.settings?.[DUPLICATE_KEY]));
+  findings.push(...inexactNumberFindings(document));
   if (file.examples !== undefined) {
     // A malformed examples block is reported here as `test` would, without running any example.
     const shape = runExamples({

@@ -57,6 +57,7 @@ export {
   WorkspaceParams,
 } from './inputs.js';
 export { jsonStringEnd, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
+export { inexactNumber } from './json-numbers.js';
 export {
   defineContract,
   type OperationContract,

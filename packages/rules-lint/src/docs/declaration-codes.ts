@@ -1,6 +1,7 @@
 import type { ProblemCode } from '@airlock/core';
 import type { PolicyTextCode } from '../policy-text.js';
 import type { RequestGuardCode } from '../request-guard.js';
+import type { INEXACT_NUMBER } from '../source/inexact-number-findings.js';
 
 /** Codes `rules-lint` adds for a file's `examples` (checked by `check`, run by `test`). */
 export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_failed'] as const;
@@ -11,8 +12,17 @@ export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_
  * A test checks every code of core has one.
  */
 export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
-  Record<ProblemCode | PolicyTextCode | RequestGuardCode | (typeof EXAMPLE_CODES)[number], string>
+  Record<
+    | ProblemCode
+    | PolicyTextCode
+    | RequestGuardCode
+    | typeof INEXACT_NUMBER
+    | (typeof EXAMPLE_CODES)[number],
+    string
+  >
 > = {
+  inexact_number:
+    'A number no JSON reader takes as written: an integer past 2^53 (9007199254740993 reads as 9007199254740992) or a number past the largest double (read as Infinity). The kernel refuses the file sent as written (`invalid_json`), and a tool that parses the file first sends other digits without a word; write such a value as a string.',
   input_too_deep:
     'A profile nests arrays and objects deeper than 64 levels (the profile itself is level 1): the kernel refuses such a request before reading it, whatever it holds. The pointer names the first value past the bound.',
   unrecognized_keys:

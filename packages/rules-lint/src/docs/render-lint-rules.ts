@@ -3,6 +3,7 @@ import { POLICY_TEXT_CODES } from '../policy-text.js';
 import { REQUEST_GUARD_CODES } from '../request-guard.js';
 import { LINT_RULES } from '../rules/catalog.js';
 import { type LintRule, RULE_CATEGORIES } from '../rules/lint-rule.js';
+import { INEXACT_NUMBER } from '../source/inexact-number-findings.js';
 import { describeDeclarationCode, EXAMPLE_CODES } from './declaration-codes.js';
 
 const FIX_WORDS: Record<LintRule['fixKind'], string> = {
@@ -118,12 +119,14 @@ export function renderLintRulesPage(rules: readonly LintRule[] = LINT_RULES): st
     '## Declaration errors',
     '',
     "These come from `@airlock/core`'s validator, exactly as the kernel reports them when the declaration is sent; each is an",
-    'error with a JSON pointer to the culprit. `input_too_deep` and `unrecognized_keys` come from the guard the kernel runs',
+    "error with a JSON pointer to the culprit. `inexact_number` comes from the kernel's reading of the JSON text itself,",
+    '`input_too_deep` and `unrecognized_keys` from the guard the kernel runs',
     'on every request first, and `not_unicode` and `holds_nul` from the check on policy texts it runs before that',
     'validator. The example codes come from `rules-lint` itself: `check` reports a malformed',
     '`examples` block, and `test` also reports an example whose decision differs from `expect`.',
   );
   for (const code of [
+    INEXACT_NUMBER,
     ...REQUEST_GUARD_CODES,
     ...POLICY_TEXT_CODES,
     ...PROBLEM_CODES,

@@ -20,6 +20,12 @@ const PROFILES: Record<string, string> = {
     '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "allow", "colour": "red"}]}',
   'a key written twice':
     '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "deny", "verdict": "allow"}]}',
+  'an integer past 2^53 in a tool schema':
+    '{"approval_mode": "rules", "approval_rules": [], "tool_manifest": [{"name": "edit", "risk_traits": [], "input_schema": {"type": "integer", "maximum": 9007199254740993}}]}',
+  'a number past the largest double':
+    '{"approval_mode": "rules", "approval_rules": [], "tool_manifest": [{"name": "edit", "risk_traits": [], "input_schema": {"type": "number", "maximum": 1e400}}]}',
+  'large numbers every reader takes as written':
+    '{"approval_mode": "rules", "approval_rules": [], "tool_manifest": [{"name": "edit", "risk_traits": [], "input_schema": {"type": "number", "maximum": 9007199254740991, "minimum": -1.5e300}}]}',
   'a bounded tool manifest': manifestProfile({
     type: 'object',
     properties: {
