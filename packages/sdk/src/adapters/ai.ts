@@ -174,7 +174,10 @@ export class AiSdkAirlock {
     if (verdict.verdict === 'wait') {
       // An approval the application wrote itself while a person has not decided: the SDK is
       // done with the call once this refusal reaches the model, so Airlock stops asking.
-      await this.session.withdraw(call);
+      await this.session.withdraw(
+        call,
+        'the application approved the call in the AI SDK itself before a person decided',
+      );
       throw new AirlockRefusal({
         ...verdict,
         verdict: 'deny',
@@ -264,7 +267,8 @@ export class AiSdkAirlock {
       this.#verdicts.forget(request.toolCallId);
       const call = { name: request.toolName, input: request.input, callId: request.toolCallId };
       // A withdrawal that failed (the kernel out of reach) is tried again by the next resume.
-      if (await this.session.withdraw(call)) this.#settledDenials.add(request.toolCallId);
+      const why = 'the application denied the call in the AI SDK (a tool approval response)';
+      if (await this.session.withdraw(call, why)) this.#settledDenials.add(request.toolCallId);
     }
   }
 
@@ -291,7 +295,8 @@ export class AiSdkAirlock {
   async finish(text: string): Promise<void> {
     // One whose withdrawal failed stays, for the next finish; flush throws the failure.
     for (const [callId, call] of this.#approvedUnrun) {
-      if (await this.session.withdraw(call)) this.#approvedUnrun.delete(callId);
+      const why = 'the AI SDK turn finished without running the approved call';
+      if (await this.session.withdraw(call, why)) this.#approvedUnrun.delete(callId);
     }
     await this.#recordNotRun(this.#verdicts.takeGrants());
     return this.session.finish(text);

@@ -160,7 +160,8 @@ export class LangGraphAirlock {
    * approved with its grant untaken) is canceled, so nobody is asked about, or
    * approves, a call that will not run; a call already decided otherwise, or
    * an interrupt that is not Airlock's, is left as it is. Resuming the thread
-   * afterwards has the model read that the call was withdrawn; it never runs.
+   * afterwards has the model read that the call was withdrawn; it never runs. `reason` (at most
+   * 4096 characters) is kept on each canceled row, for the run's story and the audit trail.
    * @throws AirlockError when the kernel gave no answer or refused (`call_mismatch`,
    *   `task_not_found` for an adapter built with another `sessionId` than the park's,
    *   `connection_failed`, a 5xx): the calls not yet withdrawn may still be open; withdraw again.
@@ -170,16 +171,20 @@ export class LangGraphAirlock {
       | AirlockInterrupt
       | { value?: unknown }
       | readonly (AirlockInterrupt | { value?: unknown })[],
+    reason = 'the application withdrew the call from its paused LangGraph thread',
   ): Promise<void> {
     const list = Array.isArray(interrupts) ? interrupts : [interrupts];
     for (const item of list) {
       const parked = airlockPark(item);
       if (parked === null) continue;
-      await this.session.withdrawOrThrow({
-        name: parked.tool,
-        input: parked.input,
-        callId: parked.callId,
-      });
+      await this.session.withdrawOrThrow(
+        {
+          name: parked.tool,
+          input: parked.input,
+          callId: parked.callId,
+        },
+        reason,
+      );
     }
   }
 

@@ -190,7 +190,7 @@ export class OpenAIAgentsAirlock {
     const verdict = this.#verdicts.take(call);
     if (verdict?.verdict === 'deny') return;
     if (verdict?.verdict !== 'allow') {
-      await this.session.withdraw(call);
+      await this.session.withdraw(call, "one of the tool's input guardrails stopped the call");
       return;
     }
     await this.session.ran(grantedCall(call, verdict), {
@@ -260,22 +260,29 @@ export class OpenAIAgentsAirlock {
    * holds open (waiting for a person, or approved with its grant untaken) is
    * canceled, so nobody is asked about, or approves, a call that will not run;
    * one already decided otherwise, or of a tool of the application's own, is left alone.
+   * `reason` (at most 4096 characters) is kept on each canceled row, for the run's story.
    * @throws AirlockError when the kernel gave no answer or refused (`task_not_found` for an
    *   adapter built with another `sessionId` than the park's, `connection_failed`, a 5xx): the
    *   calls not yet withdrawn may still be open; withdraw again.
    */
-  async withdraw(items: readonly AgentsApprovalItem[]): Promise<void> {
+  async withdraw(
+    items: readonly AgentsApprovalItem[],
+    reason = 'the application rejected the call in its paused Agents SDK run',
+  ): Promise<void> {
     for (const item of items) {
       const callId = item.rawItem.callId;
       const name = item.toolName ?? item.rawItem.name;
       if (!callId || !name) continue;
       if (this.#wrapped.size > 0 && !this.#wrapped.has(name)) continue;
       this.#verdicts.forget(callId);
-      await this.session.withdrawOrThrow({
-        name,
-        input: parseArguments(item.rawItem.arguments),
-        callId,
-      });
+      await this.session.withdrawOrThrow(
+        {
+          name,
+          input: parseArguments(item.rawItem.arguments),
+          callId,
+        },
+        reason,
+      );
     }
   }
 

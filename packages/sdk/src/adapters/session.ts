@@ -175,12 +175,14 @@ export class FrameworkSession {
    * guardrails stopped it) that Airlock still holds open: a park waiting for a person, or a
    * call a person approved whose grant nobody took. Its row is canceled, so no one is asked
    * about, or approves, a call nothing will run. A call Airlock refused, or already granted,
-   * has nothing to withdraw. Never throws: a failure is kept for {@link flush}, as a report's is.
+   * has nothing to withdraw. `reason` (at most 4096 characters) is kept on the canceled row,
+   * for the run's story and the audit trail. Never throws: a failure is kept for {@link flush},
+   * as a report's is.
    * @returns true when Airlock holds the call open no longer; false when the withdrawal failed.
    */
-  async withdraw(call: FrameworkCall): Promise<boolean> {
+  async withdraw(call: FrameworkCall, reason?: string): Promise<boolean> {
     try {
-      await this.withdrawOrThrow(call);
+      await this.withdrawOrThrow(call, reason);
       return true;
     } catch (error) {
       this.#reportFailure ??= error;
@@ -194,7 +196,7 @@ export class FrameworkSession {
    *   tool or input than the row's under the call id), `task_not_found` (no such call in this
    *   session), `unauthorized`, `connection_failed`, a 5xx. The call may still be open.
    */
-  async withdrawOrThrow(call: FrameworkCall): Promise<void> {
+  async withdrawOrThrow(call: FrameworkCall, reason?: string): Promise<void> {
     try {
       const open = await this.#look(call);
       if (open.verdict === 'deny' || open.runId === null || open.taskKey === null) return;
@@ -212,6 +214,7 @@ export class FrameworkSession {
         workspace_id: await this.#workspaceId,
         run_id: open.runId,
         task_key: open.taskKey,
+        ...(reason ? { reason } : {}),
       });
     } catch (error) {
       // Decided (refused, granted) between the look and the cancel: no longer open.

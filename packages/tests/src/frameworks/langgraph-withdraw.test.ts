@@ -49,7 +49,14 @@ describe('LangGraph: withdrawing a park the application drops', () => {
     await airlock.withdraw(interruptsOf(first));
     expect(await openDecisions()).toEqual([]);
     const [row] = await k.tasks(airlock.session.runId as string);
-    expect(row).toMatchObject({ tool_call_id: 'w1', state: 'canceled' });
+    expect(row).toMatchObject({
+      tool_call_id: 'w1',
+      state: 'canceled',
+      error: {
+        code: 'canceled',
+        detail: 'the application withdrew the call from its paused LangGraph thread',
+      },
+    });
 
     const second = await app.graph.invoke(new Command({ resume: 'rejected' }), thread('w1'));
     expect(second.messages.at(-1)?.content).toBe('ok');
@@ -64,9 +71,13 @@ describe('LangGraph: withdrawing a park the application drops', () => {
     const first = await app.graph.invoke(input, thread('w2'));
     await (await k.parked('send_email')).approve();
 
-    await airlock.withdraw(interruptOf(first) as AirlockInterrupt);
+    await airlock.withdraw(interruptOf(first) as AirlockInterrupt, 'the user closed the thread');
     const [row] = await k.tasks(airlock.session.runId as string);
-    expect(row).toMatchObject({ tool_call_id: 'w2', state: 'canceled' });
+    expect(row).toMatchObject({
+      tool_call_id: 'w2',
+      state: 'canceled',
+      error: { code: 'canceled', detail: 'the user closed the thread' },
+    });
     await app.graph.invoke(new Command({ resume: 'go' }), thread('w2'));
     expect(app.ran).toEqual([]);
   });

@@ -37,7 +37,14 @@ describe('Agents SDK: withdrawing a park the application rejects itself', () => 
     expect(ran).toEqual([]);
     expect(model.lastInput()).toContain('not today');
     const [row] = await k.tasks(airlock.session.runId as string);
-    expect(row).toMatchObject({ tool_call_id: 'x1', state: 'canceled' });
+    expect(row).toMatchObject({
+      tool_call_id: 'x1',
+      state: 'canceled',
+      error: {
+        code: 'canceled',
+        detail: 'the application rejected the call in its paused Agents SDK run',
+      },
+    });
     const { kernel } = k;
     const member = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
     expect(await member.workspace(kernel.workspace.id).decisions.list()).toEqual([]);
