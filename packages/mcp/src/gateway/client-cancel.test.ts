@@ -1,5 +1,6 @@
+import { AirlockError, type TaskView } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
-import { cancelReason } from './client-cancel.js';
+import { cancelReason, cancelRow } from './client-cancel.js';
 
 describe("a client's reason for a cancellation, as the kernel keeps it", () => {
   it('quotes the reason a client gave, and says so when it gave none', () => {
@@ -17,5 +18,28 @@ describe("a client's reason for a cancellation, as the kernel keeps it", () => {
     expect(long.length).toBeLessThanOrEqual(4096);
     expect(long.endsWith('😀')).toBe(true);
     expect(cancelReason('x'.repeat(10_000)).length).toBeLessThanOrEqual(4096);
+  });
+});
+
+describe('a cancellation a kernel older than reasons refuses for its reason', () => {
+  it('is sent again without the reason: the call is canceled all the same', async () => {
+    const sent: (string | undefined)[] = [];
+    const olderKernel = {
+      async cancelCall(runId: string, taskKey: string, reason?: string) {
+        sent.push(reason);
+        if (reason !== undefined) {
+          throw new AirlockError({
+            code: 'invalid_input',
+            detail: 'unknown key reason',
+            status: 400,
+          });
+        }
+        return { run_id: runId, key: taskKey, state: 'canceled' } as TaskView;
+      },
+    };
+    const task = { run_id: 'run_1', key: 't1' } as TaskView;
+    const landed = await cancelRow(olderKernel, task, new AbortController().signal, 'why');
+    expect(landed).toBe(true);
+    expect(sent).toEqual(['why', undefined]);
   });
 });

@@ -95,6 +95,10 @@ export async function cancelRow(
     return true;
   } catch (error) {
     if (hasErrorCode(error, 'task_not_waiting')) return true;
+    // A kernel older than the reason refuses the field: the cancellation matters, not its why.
+    if (reason !== undefined && hasErrorCode(error, 'invalid_input')) {
+      return cancelRow(api, task, until);
+    }
     if (!isKernelOutage(error)) throw error;
     if (until.aborted) return false;
     const retry = setTimeout(

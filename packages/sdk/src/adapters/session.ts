@@ -194,7 +194,9 @@ export class FrameworkSession {
    * Withdraws a call Airlock holds open, as {@link withdraw} does, throwing its failure.
    * @throws AirlockError when the kernel could not be asked or refused: `call_mismatch` (another
    *   tool or input than the row's under the call id), `task_not_found` (no such call in this
-   *   session), `unauthorized`, `connection_failed`, a 5xx. The call may still be open.
+   *   session), `unauthorized`, `connection_failed`, a 5xx. The call may still be open. A
+   *   reason the kernel refuses (past 4096 characters, holding NUL, or a kernel older than
+   *   reasons) is dropped, and the call withdrawn without it.
    */
   async withdrawOrThrow(call: FrameworkCall, reason?: string): Promise<void> {
     try {
@@ -210,12 +212,22 @@ export class FrameworkSession {
             throw error;
           },
         );
-      await this.#operations.runs.cancelCall.mutate({
+      const address = {
         workspace_id: await this.#workspaceId,
         run_id: open.runId,
         task_key: open.taskKey,
-        ...(reason ? { reason } : {}),
-      });
+      };
+      try {
+        await this.#operations.runs.cancelCall.mutate({
+          ...address,
+          ...(reason ? { reason } : {}),
+        });
+      } catch (error) {
+        // A reason the kernel refuses (one too long, or a kernel older than the field): the
+        // withdrawal matters more than its why, so it is sent again without one.
+        if (!reason || !isAirlockError(error) || error.code !== 'invalid_input') throw error;
+        await this.#operations.runs.cancelCall.mutate(address);
+      }
     } catch (error) {
       // Decided (refused, granted) between the look and the cancel: no longer open.
       if (isAirlockError(error) && error.code === 'task_not_waiting') return;

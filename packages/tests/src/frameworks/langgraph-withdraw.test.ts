@@ -96,6 +96,18 @@ describe('LangGraph: withdrawing a park the application drops', () => {
     expect(await openDecisions()).toEqual([]);
   });
 
+  it("withdraws with no reason rather than not at all when the kernel refuses the application's", async () => {
+    k = await startFrameworkKernel();
+    const airlock = createLangGraphAirlock({ ...k.connection, sessionId: 'lg-wd-long' });
+    const app = appGraph(airlock, [emailStep('w5')], new MemorySaver());
+    const first = await app.graph.invoke(input, thread('w5'));
+    // Past the kernel's 4096 characters: refused invalid_input, so sent again without it.
+    await airlock.withdraw(interruptsOf(first), 'x'.repeat(5000));
+    expect(await openDecisions()).toEqual([]);
+    const [row] = await k.tasks(airlock.session.runId as string);
+    expect(row).toMatchObject({ tool_call_id: 'w5', state: 'canceled', error: null });
+  });
+
   it('two parks in one step surface one at a time: withdraw and resume until the graph stops pausing', async () => {
     k = await startFrameworkKernel();
     const airlock = createLangGraphAirlock({ ...k.connection, sessionId: 'lg-wd-two' });
