@@ -1,8 +1,8 @@
 import { assignmentCommands } from './command-variables.js';
-import { type EmbeddedCommands, noEmbedded } from './embedded.js';
+import { noEmbedded } from './embedded.js';
 import { addEmptied, emptiesFile } from './emptied-files.js';
-import { type Interpreted, interpret } from './interpreters.js';
-import { laterCommands } from './later-commands.js';
+import { finishCommand, NOT_WRAPPED, walkEmbedded } from './finish-command.js';
+import { interpret } from './interpreters.js';
 import {
   MAX_DEPTH,
   MAX_LINE_TEXT,
@@ -15,21 +15,17 @@ import {
   MAX_GLOB_WORDS,
   plainSshCommand,
   type Walkers,
-  walkFind,
   walkGlob,
-  walkSsh,
 } from './nested-walks.js';
 import { runsOnlyItself } from './package-runners.js';
 import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
 import { namesOtherFile, programName } from './program-paths.js';
-import { programTags } from './program-tags.js';
 import { withoutReplacement, withReplacement } from './replacement-strings.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
-import { appendedWordsAct, splitsIntoOptions } from './split-options.js';
+import { appendedWordsAct } from './split-options.js';
 import { redirectsNowhere } from './streams.js';
 import type { ActionTag } from './tags.js';
-import type { Unwrapped } from './unwrapped.js';
 import {
   type ClassifiedSegment,
   nested,
@@ -52,8 +48,6 @@ const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
 /** Disks and partitions: writing to one overwrites whatever it held. */
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
-/** Programs whose arguments are code in their own language, where `a[$1]` is no shell subscript. */
-const OTHER_LANGUAGES = /^([gmn]?awk|jq|yq|gojq|sed|gsed|perl|ruby)$/;
 
 /** The walker's entry points, for the programs of nested-walks.ts. */
 const WALKERS: Walkers = { words: walkWords, line: walkLine };
@@ -102,13 +96,7 @@ function walkAssignment(word: ShellWord, walk: Walk, tags: Set<ActionTag>): void
   if (word.subscript) tags.add('unknown');
   const embedded = noEmbedded();
   assignmentCommands(word.text, embedded);
-  walkEmbedded(embedded, walk, tags);
-}
-
-/** Classifies the command lines another command runs; an unreadable part adds `unknown`. */
-function walkEmbedded(embedded: EmbeddedCommands, walk: Walk, tags: Set<ActionTag>): void {
-  if (embedded.unknown !== undefined) tags.add('unknown');
-  for (const { line, via } of embedded.lines) walkLine(line, nested(walk, via));
+  walkEmbedded(embedded, walk, tags, WALKERS);
 }
 
 function walkWords(
@@ -217,7 +205,10 @@ function walkWords(
       // plain remote words are read in place, as a wrapper's, so a chain stays linear.
       const own = { walk: walk(), program, words: words.slice(at, remote), segment };
       const args = own.words.slice(1);
-      finishCommand({ ...own, args, tags: new Set(['external']), ...NOT_WRAPPED, sshHop: true });
+      finishCommand(
+        { ...own, args, tags: new Set(['external']), ...NOT_WRAPPED, sshHop: true },
+        WALKERS,
+      );
       via.push('ssh');
       at = remote;
       continue;
@@ -273,92 +264,22 @@ function walkWords(
       at = 0;
       continue;
     }
-    finishCommand({
-      walk: walk(),
-      program,
-      words: words.slice(at),
-      args,
-      segment,
-      tags,
-      unwrapped,
-      interpreted,
-      fetched: words === packageWords && at === packageAt && runsOnlyItself(program),
-    });
+    finishCommand(
+      {
+        walk: walk(),
+        program,
+        words: words.slice(at),
+        args,
+        segment,
+        tags,
+        unwrapped,
+        interpreted,
+        fetched: words === packageWords && at === packageAt && runsOnlyItself(program),
+      },
+      WALKERS,
+    );
     return;
   }
-}
-
-interface Command {
-  readonly walk: Walk;
-  readonly program: string;
-  readonly words: readonly ShellWord[];
-  readonly args: readonly ShellWord[];
-  readonly segment: LexedSegment;
-  readonly tags: Set<ActionTag>;
-  readonly unwrapped: Unwrapped | null;
-  readonly interpreted: Interpreted | null;
-  /** The program is a fetched package's (`npx NAME`): `install_local` says what it runs. */
-  readonly fetched: boolean;
-  /** ssh's own words, whose remote command is read after them (`ssh h ls`). */
-  readonly sshHop?: boolean;
-}
-
-const NOT_WRAPPED = { unwrapped: null, interpreted: null, fetched: false } as const;
-
-/** Tags a command once its wrappers are stripped: nested lines, unreadable code or a program. */
-function finishCommand(command: Command): void {
-  const { walk, program, words, args, segment, tags, unwrapped, interpreted } = command;
-  if (unwrapped?.kind === 'line') {
-    for (const tag of unwrapped.tags ?? []) tags.add(tag);
-    if (unwrapped.dynamic) tags.add('unknown');
-    const note = unwrapped.note ?? (unwrapped.dynamic ? 'runs an expansion' : undefined);
-    if (tags.size > 0) push(walk, words, tags, note);
-    walkLine(unwrapped.line, nested(walk, program));
-    return;
-  }
-  if (unwrapped?.kind === 'no_command') {
-    tags.add(unwrapped.tag);
-    if (emptiesFile(segment, null, [])) addEmptied(tags);
-    push(walk, words, tags);
-    return;
-  }
-  if (interpreted?.kind === 'lines') {
-    if (tags.size > 0) push(walk, words, tags);
-    for (const line of interpreted.lines) walkLine(line, nested(walk, interpreted.via));
-    return;
-  }
-  if (interpreted?.kind === 'unreadable') {
-    for (const tag of programTags(program, textsOf(args))) tags.add(tag);
-    tags.add('unknown');
-    push(walk, words, tags, interpreted.note);
-    for (const line of interpreted.lines ?? []) walkLine(line, nested(walk, program));
-    return;
-  }
-  // The program's own tags, apart from its redirections' and wrappers': `make < f` is no read.
-  const own = new Set<ActionTag>();
-  if (program === 'find') walkFind({ args, segment, walk, tags: own }, WALKERS);
-  else if (program === 'ssh') walkSsh({ args, segment, walk, tags: own }, WALKERS, command.sshHop);
-  const texts = textsOf(args);
-  // printf -v, declare, read, test -v, unset... evaluate a subscript in a name they are given.
-  if (!OTHER_LANGUAGES.test(program) && args.some((arg) => arg.subscript)) own.add('unknown');
-  if (splitsIntoOptions(program, args)) own.add('unknown');
-  for (const tag of programTags(program, texts)) own.add(tag);
-  if (emptiesFile(segment, program, texts)) addEmptied(own);
-  if (program === 'sudoedit') own.add('write');
-  const later = laterCommands(program, texts, segment.inputs, own);
-  if (later.unknown !== undefined) own.add('unknown');
-  for (const tag of own) tags.add(tag);
-  if (own.size === 0 && later.lines.length === 0 && command.fetched) {
-    push(walk, words, tags);
-    return;
-  }
-  if (own.size === 0 && later.lines.length === 0) {
-    tags.add('unknown');
-    push(walk, words, tags, `no rule reads ${program}`);
-    return;
-  }
-  if (tags.size > 0) push(walk, words, tags, later.unknown);
-  walkEmbedded({ lines: later.lines }, walk, tags);
 }
 
 /** A whole budget, for a line a caller gives. */
