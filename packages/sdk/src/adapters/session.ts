@@ -4,6 +4,7 @@ import { nextTurn } from '../internal/next-turn.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
 import type { CallVerdict, FrameworkCall } from './call-verdict.js';
+import { cancelCall } from './cancel-call.js';
 import { outputText, thrownText } from './output-text.js';
 import { decisionOfLook } from './parked-decision.js';
 
@@ -212,22 +213,9 @@ export class FrameworkSession {
             throw error;
           },
         );
-      const address = {
-        workspace_id: await this.#workspaceId,
-        run_id: open.runId,
-        task_key: open.taskKey,
-      };
-      try {
-        await this.#operations.runs.cancelCall.mutate({
-          ...address,
-          ...(reason ? { reason } : {}),
-        });
-      } catch (error) {
-        // A reason the kernel refuses (one too long, or a kernel older than the field): the
-        // withdrawal matters more than its why, so it is sent again without one.
-        if (!reason || !isAirlockError(error) || error.code !== 'invalid_input') throw error;
-        await this.#operations.runs.cancelCall.mutate(address);
-      }
+      const workspace = await this.#workspaceId;
+      const address = { workspace_id: workspace, run_id: open.runId, task_key: open.taskKey };
+      await cancelCall(this.#operations, address, reason);
     } catch (error) {
       // Decided (refused, granted) between the look and the cancel: no longer open.
       if (isAirlockError(error) && error.code === 'task_not_waiting') return;
