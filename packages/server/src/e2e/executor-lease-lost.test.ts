@@ -101,6 +101,35 @@ for (const backend of all) {
         });
         expect(retried.body.error.claim).toEqual({ task_state: 'failed', committed: true });
       });
+
+      it('fails a call whose lease lapsed after its run ended outcome_unknown (it may have run), and tells its late commit it did not commit it', async () => {
+        d = await deploy(backend);
+        const runId = (await d.agent.post(`${d.ws}/runs`, buildOnce)).body.id;
+        const claim = await d.executor.post(row(runId, 'claim'), { lease_ms: 1000 });
+        expect(claim.status).toBe(200);
+        // The run is stopped while the executor runs the call; the executor then dies.
+        expect((await d.member.post(`${d.ws}/runs/${runId}/stop`)).status).toBe(200);
+        const settled = await waitFor(async () => {
+          const task = (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body;
+          return task.state === 'claimed' ? null : task;
+        });
+        expect(settled).toMatchObject({
+          state: 'failed',
+          error: { code: 'outcome_unknown', detail: expect.stringContaining('may have run') },
+        });
+        const events = (await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events;
+        expect(events.map((e: { type: string }) => e.type)).not.toContain('task.canceled');
+        const late = await d.executor.post(row(runId, 'commit'), {
+          claim_id: claim.body.claim_id,
+          outcome: 'succeeded',
+          result: 'built',
+        });
+        expect(late.status).toBe(409);
+        expect(late.body.error).toMatchObject({
+          code: 'lease_lost',
+          claim: { task_state: 'failed', committed: false },
+        });
+      });
     },
   );
 }
