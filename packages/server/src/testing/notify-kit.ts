@@ -5,9 +5,12 @@ import { afterEach } from 'vitest';
 import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
 import { parseNotificationsConfig } from '../notifications/config.js';
 import { createCredential, listCredentials } from '../store/accounts.js';
+import { freePort } from './free-port.js';
 import { type Client, client, waitFor } from './harness.js';
 import type { Backend } from './stores.js';
 import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js';
+
+export { freePort };
 
 /**
  * The delivery worker's settings in the notification tests: it looks for due
@@ -183,18 +186,6 @@ export async function failedDelivery(
     },
     { timeoutMs: options.timeoutMs ?? 10_000, what: 'a failed attempt' },
   );
-}
-
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** One request a local receiver got: headers and raw body. */

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 /** Debian's Prometheus server (`apt-get install prometheus`; `.ci/run` installs it). */
 export const PROMETHEUS_BIN = '/usr/bin/prometheus';
@@ -10,15 +10,6 @@ export const PROMETHEUS_BIN = '/usr/bin/prometheus';
 /** Why the Prometheus tests cannot run here, or null when they can. */
 export function prometheusSkipReason(): string | null {
   return existsSync(PROMETHEUS_BIN) ? null : `${PROMETHEUS_BIN} is not installed`;
-}
-
-/** A free TCP port on 127.0.0.1 (taken, read, released). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** A running Prometheus server scraping one target. */
