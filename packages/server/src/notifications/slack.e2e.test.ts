@@ -250,8 +250,10 @@ for (const backend of all) {
         const started = Date.now();
         const answer = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
         expect(answer.status).toBe(200);
-        // Slack gives up on an interaction not answered within 3 s.
-        expect(Date.now() - started).toBeLessThan(2000);
+        // The held method never answers: an answer that waited for it would come only after the
+        // kernel's 10 s Slack timeout. (Slack itself gives up at 3 s; a bound that tight would
+        // measure this machine's load, not the order of the work.)
+        expect(Date.now() - started).toBeLessThan(5000);
         await waitFor(async () => slack.received.find((r) => r.path === expected));
       }
       expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).not.toBe(
