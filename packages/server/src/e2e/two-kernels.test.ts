@@ -127,7 +127,7 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
       `${ws}/runs/${run.body.id}/tasks/t1/approve`,
     );
     expect(approved.status).toBe(200);
-    await waitFor(async () => seen.some((e) => e.type === 'task.approved'), { timeoutMs: 3000 });
+    await waitFor(async () => seen.some((e) => e.type === 'task.approved'), { timeoutMs: 10_000 });
     socket.close();
   });
 });

@@ -391,7 +391,7 @@ for (const backend of all) {
       await waitFor(async () => slow.open() === 1);
       await d!.airlock.notifications!.close();
       // The request is closed on the kernel's side, so the server sees it end at once.
-      await waitFor(async () => slow.open() === 0, { timeoutMs: 1000, what: 'the post closed' });
+      await waitFor(async () => slow.open() === 0, { timeoutMs: 10_000, what: 'the post closed' });
     });
   });
 }
