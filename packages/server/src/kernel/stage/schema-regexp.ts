@@ -15,19 +15,35 @@ export interface LinearRegExp {
 /**
  * Compiles a schema pattern with the linear engine. JSON Schema patterns are
  * unanchored, as `RegExp.prototype.test`. Throws when the engine cannot
- * compile it (the message names the construct).
+ * compile it (the message names the construct); its `test` throws on a text
+ * past {@link PATTERN_TEXT_MAX}.
  */
 export function linearRegExp(pattern: string, _flags?: string): LinearRegExp {
   const compiled = RE2JS.compile(pattern);
   return {
-    // Linear in the text, times the pattern's size: a text past the bound does not match.
-    test: (text: string) => text.length <= PATTERN_TEXT_MAX && compiled.test(text),
+    test: (text: string) => {
+      // Linear in the text, times the pattern's size, so a longer text is not tried. Answering
+      // "no match" would let it through a `not`, an `anyOf` branch or a `patternProperties`
+      // key the schema guards with the pattern: the check stops, and the call is refused.
+      if (text.length > PATTERN_TEXT_MAX) throw new PatternTextTooLong(text.length);
+      return compiled.test(text);
+    },
     toString: () => pattern,
   };
 }
 
-/** The longest string a schema `pattern` is tried on; a longer one does not match it. */
+/** The longest string (or property name) a schema `pattern` is tried on. */
 export const PATTERN_TEXT_MAX = 65_536;
+
+/** Thrown by a pattern's `test` on a text past {@link PATTERN_TEXT_MAX}; its message is for the model. */
+class PatternTextTooLong extends Error {
+  constructor(length: number) {
+    super(
+      `a string of ${length} characters meets a pattern of the schema, which is tried on at most ${PATTERN_TEXT_MAX}; send a shorter string`,
+    );
+    this.name = 'PatternTextTooLong';
+  }
+}
 // A pattern's length and counted repetitions are bounded when it is declared, by core's
 // costlyPatternProblem (the rules linter checks the same bounds).
 // ajv embeds this text only in standalone code, which the kernel never generates.

@@ -170,10 +170,30 @@ describe('schemas that would make checking a call cost seconds', () => {
     );
   });
 
-  it('does not try a pattern on a text past 64 KiB: it does not match', () => {
+  it('does not try a pattern on a text past 64 KiB: it throws', () => {
     const any = linearRegExp('^a*$');
     expect(any.test('a'.repeat(65_536))).toBe(true);
-    expect(any.test('a'.repeat(65_537))).toBe(false);
+    expect(() => any.test('a'.repeat(65_537))).toThrow(/tried on at most 65536/);
+  });
+
+  it('refuses a call whose string is too long for a pattern the schema guards with, never lets it through', () => {
+    const owner = { workspaceId: 'ws_pattern_text', applicationId: null };
+    const check = (input_schema: Record<string, unknown>, input: unknown) =>
+      inputSchemaProblems(owner, { name: 'bash', input_schema, risk_traits: [] }, input);
+    const guarded = {
+      type: 'object',
+      properties: { command: { type: 'string', not: { pattern: 'rm -rf' } } },
+    };
+    const long = `rm -rf / ${' '.repeat(70_000)}`;
+    expect(check(guarded, { command: 'rm -rf /' })).toContain('must NOT be valid');
+    expect(check(guarded, { command: long })).toMatch(
+      /^the input could not be checked against the schema of bash: a string of 70009 characters .* send a shorter string$/,
+    );
+    // A property name is a text a pattern reads too: past the bound it cannot slip a constraint.
+    const named = { type: 'object', patternProperties: { '^x': { type: 'string' } } };
+    expect(check(named, { xy: 1 })).toContain('must be string');
+    expect(check(named, { [`x${'y'.repeat(70_000)}`]: 1 })).toContain('could not be checked');
+    expect(check(guarded, { command: 'ls' })).toBeNull();
   });
 });
 

@@ -221,7 +221,8 @@ export function inputSchemaProblems(
   try {
     valid = validate.decide(input) as boolean;
   } catch (error) {
-    // ajv's generated code recursing past the stack on a deeply nested input or schema.
+    // ajv's generated code recursing past the stack on a deeply nested input or schema, or a
+    // pattern met by a string too long to try it on (schema-regexp.ts): either way, unchecked.
     return `the input could not be checked against the schema of ${entry.name}: ${(error as Error).message}`;
   }
   if (valid) return null;
