@@ -36,3 +36,28 @@ describe('SimpleCommands within the bound of one call', () => {
     expect(simple.blockingMatch(second, 'npm publish')).toBe(false);
   });
 });
+
+describe('a refusing command-prefix rule and a program named by its path', () => {
+  it('binds the program however its path names it, and keeps the rule a prefix of words', () => {
+    const simple = new SimpleCommands();
+    for (const command of [
+      '/usr/bin/git push',
+      'ls && /usr/bin/git push origin main',
+      'sudo ./bin/git push',
+      '"/opt/git/bin/git" push',
+      "bash -c '/usr/local/bin/git  push'",
+    ]) {
+      expect(simple.blockingMatch(command, 'git push'), command).toBe(true);
+    }
+    for (const command of [
+      '/usr/bin/git status',
+      '/usr/bin/gitx push',
+      '/usr/bin/ git push',
+      'ls /tmp/git push',
+    ]) {
+      expect(simple.blockingMatch(command, 'git push'), command).toBe(false);
+    }
+    // A rule written with the path still reads the command as written.
+    expect(simple.blockingMatch('/usr/bin/git push', '/usr/bin/git push')).toBe(true);
+  });
+});

@@ -11,7 +11,8 @@ import { type ClassifiedSegment, classifyShellSegments } from '../classify/segme
  * `|` or a newline, inside `sudo`, `bash -c`, `$(...)` and the other
  * wrappers the classifier reads, with quotes removed and words one space
  * apart, as the classifier reads them (`ls; git push`, `cd x && git push`,
- * `sudo git push`, `"git" push`). Otherwise a `must_not: command-prefix:git
+ * `sudo git push`, `"git" push`), the program named by its path too
+ * (`/usr/bin/git push`). Otherwise a `must_not: command-prefix:git
  * push` would refuse `git push` and run `ls; git push`. A command too long
  * for the classifier to read matches such a rule when it holds the text
  * anywhere; so does each command read past that bound counted over the
@@ -69,6 +70,22 @@ export class SimpleCommands {
     const simple = this.of(command);
     const wanted = spaced(prefix);
     if (simple === null) return spaced(command).includes(wanted);
-    return simple.some((text) => text.startsWith(wanted));
+    return simple.some(
+      (text) => text.startsWith(wanted) || byProgramName(text)?.startsWith(wanted) === true,
+    );
   }
+}
+
+/**
+ * A simple command whose program is named by a path (`/usr/bin/git push`, `./bin/git push`),
+ * with that path cut to the program's own name (`git push`); null when the program is named
+ * by its name already. The shell runs the same program either way, so a refusing rule's
+ * `git push` binds both spellings.
+ */
+function byProgramName(text: string): string | null {
+  const space = text.indexOf(' ');
+  const program = space < 0 ? text : text.slice(0, space);
+  const slash = program.lastIndexOf('/');
+  if (slash < 0 || slash === program.length - 1) return null;
+  return text.slice(slash + 1);
 }
