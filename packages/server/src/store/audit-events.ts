@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { EVENT_PAGE_BYTES } from './events.js';
 import { cutPage, sizedEventData } from './page-budget.js';
+import type { Reader } from './reader.js';
+import { lastSeqBefore } from './retention.js';
 import { rowLimit } from './row-limit.js';
 import type { RunEventTable, TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
-import type { Store } from './store.js';
 
 /**
  * The audit trail's read of the durable event log (audit/read-audit.ts makes
@@ -53,21 +54,56 @@ export interface AuditEventPage {
 }
 
 /**
+ * How far out of order a `since` read still finds a decision's time: events are
+ * numbered in commit order and their times rise with their numbers, but two
+ * kernels' clocks (or a clock stepped back) may stamp one a little before the
+ * one numbered before it. A read since a time skips every event numbered up to
+ * the last one stamped more than this before it: only a decision stamped more
+ * than an hour after one committed after it (a clock that far ahead) may be left
+ * out of a `since` read near its time, never out of a read by sequence number.
+ */
+export const SINCE_CLOCK_ALLOWANCE_MS = 60 * 60 * 1000;
+
+/**
+ * Where a read since a time starts: `after`, or the last event stamped more than
+ * {@link SINCE_CLOCK_ALLOWANCE_MS} before `since` when that is further on (by a
+ * binary search of the primary key, see lastSeqBefore). So a read of the last
+ * hour of a log of months walks the last hours, not the months before them. A
+ * read already inside the window (the next page of an export) costs one lookup.
+ */
+async function sinceFloor(reader: Reader, query: AuditEventQuery): Promise<number> {
+  if (query.sinceMs == null) return query.after;
+  const cutoff = query.sinceMs - SINCE_CLOCK_ALLOWANCE_MS;
+  const next = await reader[SQL].db
+    .selectFrom('run_events')
+    .select('created_at')
+    .where('workspace_id', '=', query.workspaceId)
+    .where('seq', '>', query.after)
+    .orderBy('seq')
+    .limit(rowLimit(1))
+    .executeTakeFirst();
+  if (next === undefined || Number(next.created_at) >= cutoff) return query.after;
+  return Math.max(query.after, await lastSeqBefore(reader, query.workspaceId, cutoff));
+}
+
+/**
  * Reads a page of decision events, oldest first or newest first, bounded by rows
  * and by bytes as the events route's pages are (store/events.ts): one read sizes
  * the candidate rows and brings the data of the small ones; when the page holds a
  * larger one, a second read brings the page's rows whole. So a page of large
  * decisions (an edit carries the whole edited input) never loads past its budget.
+ * A read `since` a time starts near it (see {@link sinceFloor}).
  * @throws RangeError when `limit` or `maxBytes` is not a positive safe integer.
  */
 export async function readAuditEvents(
-  store: Store,
-  query: AuditEventQuery,
+  reader: Reader,
+  asked: AuditEventQuery,
 ): Promise<AuditEventPage> {
-  const maxBytes = query.maxBytes ?? EVENT_PAGE_BYTES;
+  const maxBytes = asked.maxBytes ?? EVENT_PAGE_BYTES;
   // The bounds are checked before the read, not after it.
-  cutPage([], query.limit, maxBytes);
-  const sized = await auditQuery(store, query)
+  cutPage([], asked.limit, maxBytes);
+  const query = { ...asked, after: await sinceFloor(reader, asked) };
+  const sized = await auditQuery(reader, query)
     .select([
       'run_events.workspace_id',
       'run_events.seq',
@@ -91,7 +127,7 @@ export async function readAuditEvents(
   }
   // Events are never changed once written: the second read finds the rows the first one sized.
   const last = page[page.length - 1]!.seq;
-  const rows = await auditQuery(store, query)
+  const rows = await auditQuery(reader, query)
     .selectAll('run_events')
     .where('run_events.seq', query.order === 'newest' ? '>=' : '<=', last)
     .limit(rowLimit(query.limit))
@@ -104,9 +140,9 @@ export async function readAuditEvents(
  * own success or failure counts only for a hook row (its row's kind, or the kind retention
  * stamped on the event of a pruned run), so that pages come full.
  */
-function auditQuery(store: Store, query: AuditEventQuery) {
+function auditQuery(reader: Reader, query: AuditEventQuery) {
   const fence = query.fence;
-  return store[SQL].db
+  return reader[SQL].db
     .selectFrom('run_events')
     .leftJoin('tasks', (join) =>
       join

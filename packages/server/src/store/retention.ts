@@ -132,12 +132,13 @@ export async function runLifetime(
  * their numbers, and no index on time is needed (nor paid for on each insert).
  */
 export async function lastSeqBefore(
-  store: Store,
+  reader: Reader,
   workspaceId: string,
   cutoff: number,
 ): Promise<number> {
+  const db = reader[SQL].db;
   const probe = (from: number) =>
-    store.db
+    db
       .selectFrom('run_events')
       .select(['seq', 'created_at'])
       .where('workspace_id', '=', workspaceId)
@@ -145,7 +146,7 @@ export async function lastSeqBefore(
       .orderBy('seq')
       .limit(rowLimit(1))
       .executeTakeFirst();
-  const head = await store.db
+  const head = await db
     .selectFrom('workspaces')
     .select('event_seq')
     .where('id', '=', workspaceId)
