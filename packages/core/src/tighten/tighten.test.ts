@@ -21,6 +21,16 @@ describe('tighten', () => {
     }
   }
 
+  it('refuses a mode that is no mode, a name of the prototype of the scale included', () => {
+    for (const mode of ['toString', 'constructor', 'valueOf', '__proto__', 'strict', '']) {
+      const result = tighten({ approval_mode: 'rules' }, { approval_mode: mode as ApprovalMode });
+      expect(result, mode).toMatchObject({
+        ok: false,
+        error: { code: 'tightening_widens', widened: ['approval_mode'] },
+      });
+    }
+  });
+
   it('keeps the profile mode and tools when the request says nothing', () => {
     expect(tighten({ approval_mode: 'ask', tool_names: ['bash'] }, {})).toEqual({
       ok: true,

@@ -7,6 +7,16 @@ export const MODE_STRICTNESS: Readonly<Record<ApprovalMode, number>> = Object.fr
   rules: 2,
 });
 
+/**
+ * A mode's place on the strictness scale, or null for a value that is not one of the three:
+ * an own key only, so `toString` or `constructor` (the scale's prototype) is no mode.
+ */
+function strictnessOf(mode: unknown): number | null {
+  return typeof mode === 'string' && Object.hasOwn(MODE_STRICTNESS, mode)
+    ? MODE_STRICTNESS[mode as ApprovalMode]
+    : null;
+}
+
 /** What the profile allows: its mode and, when declared, its tool names. */
 export interface TighteningBase {
   readonly approval_mode: ApprovalMode;
@@ -39,10 +49,8 @@ export function tighten(profile: TighteningBase, request: TighteningRequest): Ti
   const widened: ('approval_mode' | 'tool_names')[] = [];
   const details: string[] = [];
   const mode = request.approval_mode ?? profile.approval_mode;
-  if (
-    MODE_STRICTNESS[mode] === undefined ||
-    MODE_STRICTNESS[mode] < MODE_STRICTNESS[profile.approval_mode]
-  ) {
+  const requested = strictnessOf(mode);
+  if (requested === null || requested < (strictnessOf(profile.approval_mode) ?? 0)) {
     widened.push('approval_mode');
     details.push(
       `approval_mode ${mode} is less strict than the profile's ${profile.approval_mode}`,
