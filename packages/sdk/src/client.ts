@@ -201,6 +201,8 @@ export class Workspace {
   /**
    * The workspace's lifecycle feed (every run), live over WebSocket; it
    * reconnects by itself and resumes after the last event it received.
+   * @throws ValidationError `invalid_input` for an `after` that is no sequence number or
+   *   `'latest'`, or a high-water mark that is not a whole number of 1 or more.
    */
   feed(options: FeedOptions = {}): FeedSubscription {
     return new FeedSubscription(this.context.feedTarget(null), options);

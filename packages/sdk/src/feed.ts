@@ -1,5 +1,6 @@
 import { workspaceFeedPath } from '@airlock/core/wire';
-import { errorFromBody, unreadableAnswer } from './errors.js';
+import { errorFromBody, type Problem, unreadableAnswer } from './errors.js';
+import { invalidInput } from './internal/deadline.js';
 import { isEvent, isPosition } from './internal/frames.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';
@@ -50,9 +51,42 @@ const HIGH_WATER = 2000;
 const HIGH_WATER_BYTES = 16 * 1024 * 1024;
 
 /**
+ * Checks a feed's options, reporting every problem at once. The kernel refuses an `after`
+ * that is not a whole number of zero or more at the socket's handshake, which a WebSocket
+ * cannot read: the feed would reconnect for ever instead of failing.
+ * @throws ValidationError `invalid_input` naming each option.
+ */
+function checkFeedOptions(options: FeedOptions): void {
+  const problems: Problem[] = [];
+  const { after, highWaterMark, highWaterBytes } = options;
+  if (after !== undefined && after !== 'latest' && !isPosition(after)) {
+    problems.push({
+      code: 'invalid_input',
+      pointer: '/after',
+      message: `after must be a sequence number (a whole number, 0 or more) or 'latest'; got ${String(after)}`,
+    });
+  }
+  for (const [name, value] of [
+    ['highWaterMark', highWaterMark],
+    ['highWaterBytes', highWaterBytes],
+  ] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) {
+      problems.push({
+        code: 'invalid_input',
+        pointer: `/${name}`,
+        message: `${name} must be a whole number, 1 or more; got ${String(value)}`,
+      });
+    }
+  }
+  if (problems.length > 0) throw invalidInput(problems);
+}
+
+/**
  * A live lifecycle feed: an async iterator of events in sequence order that
  * reconnects by itself and resumes after the last event it received, so no
  * event is missed or repeated. Break out of the loop (or call `close()`) to end it.
+ * @throws ValidationError `invalid_input`, before connecting, for an `after`, `highWaterMark`
+ *   or `highWaterBytes` it cannot use.
  */
 export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   /** The last sequence number received; -1 until the head is known for `after: 'latest'`. */
@@ -78,10 +112,11 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     target: FeedTarget,
     private readonly options: FeedOptions = {},
   ) {
+    checkFeedOptions(options);
     this.cursor = options.after === 'latest' ? -1 : (options.after ?? 0);
-    this.highWater = Math.max(1, options.highWaterMark ?? HIGH_WATER);
+    this.highWater = options.highWaterMark ?? HIGH_WATER;
     this.lowWater = Math.floor(this.highWater / 10);
-    this.highWaterBytes = Math.max(1, options.highWaterBytes ?? HIGH_WATER_BYTES);
+    this.highWaterBytes = options.highWaterBytes ?? HIGH_WATER_BYTES;
     this.socket = new LiveSocket({
       url: () => feedUrl(target, this.cursor),
       WebSocket: target.WebSocket,

@@ -109,6 +109,8 @@ export class RunHandle {
   /**
    * The run's lifecycle feed, live over WebSocket: an async iterator that
    * reconnects by itself and resumes after the last event it received.
+   * @throws ValidationError `invalid_input` for an `after` that is no sequence number or
+   *   `'latest'`, or a high-water mark that is not a whole number of 1 or more.
    */
   feed(options: FeedOptions = {}): FeedSubscription {
     return new FeedSubscription(this.context.feedTarget(this.id), options);
