@@ -66,7 +66,9 @@ export function parseContractRule(
   const rest = colon < 0 ? '' : text.slice(colon + 1);
   if (prefix === 'action') {
     const tag = rest.trim().toLowerCase();
-    const canonical = TAG_ALIASES[tag] ?? (ACTION_TAGS as readonly string[]).find((t) => t === tag);
+    // An own key only: `constructor` and `__proto__` are no tags, though every object answers them.
+    const alias = Object.hasOwn(TAG_ALIASES, tag) ? TAG_ALIASES[tag] : undefined;
+    const canonical = alias ?? (ACTION_TAGS as readonly string[]).find((t) => t === tag);
     if (!canonical) return unknownTag(tag, text);
     return { list, index, form: 'action', value: canonical, text };
   }

@@ -53,6 +53,20 @@ describe('validateActionContract', () => {
     expect(result.problems[5]!.message).toContain('action:destructive');
   });
 
+  it('refuses a tag every object answers (constructor, __proto__) as an unknown tag', () => {
+    const result = validateActionContract({
+      contract_version: 1,
+      authorization: { forbidden: ['action:constructor', 'action:__proto__', 'action:toString'] },
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((problem) => [problem.code, problem.pointer])).toEqual([
+      ['contract_action_tag_unknown', '/authorization/forbidden/0'],
+      ['contract_action_tag_unknown', '/authorization/forbidden/1'],
+      ['contract_action_tag_unknown', '/authorization/forbidden/2'],
+    ]);
+  });
+
   it('is a profile configuration key, checked with pointers under /action_contract', () => {
     const result = validateProfileConfiguration({
       approval_mode: 'bypass',
