@@ -1,8 +1,11 @@
 import {
+  canonicalJson,
   type Decision,
   exactCallRule,
   type LayerDecision,
   type LayerName,
+  type OverlayDocument,
+  type OverlayScope,
   type PermissionRule,
   type Remember,
   type Remembered,
@@ -13,7 +16,14 @@ import {
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
-import { type OverlayKey, readOverlay, replaceOverlay } from '../../store/overlays.js';
+import {
+  EMPTY_OVERLAY_DIGEST,
+  type OverlayKey,
+  type OverlayRecord,
+  readOverlay,
+  replaceOverlay,
+  trustOverlay,
+} from '../../store/overlays.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { namesTool } from '../stage/permissions-layer.js';
@@ -96,6 +106,69 @@ function rememberWouldNotApply(
   return `task ${row.key} was parked by a rule naming ${called}, the name the model called, which an allow of ${resolved} does not lift; approve it without remember, or remember a rule naming ${called}`;
 }
 
+/** The overlay scopes in the order a call reads them: the first matching rule decides. */
+const SCOPES_IN_ORDER: readonly OverlayScope[] = ['conversation', 'project', 'user'];
+
+/**
+ * Why an allow remembered into `scope` would be read after the overlay rule
+ * that parked the call, so the next identical call parks again: that rule
+ * sits in a scope a call reads first, or in the very group of this document
+ * the allow is appended to (after it). Null when the allow comes first.
+ */
+function shadowedByParkingRule(
+  row: Pick<TaskTable, 'decision' | 'key'>,
+  target: { scope: OverlayScope; document: OverlayDocument; ruleSetId: string },
+): string | null {
+  const rule = ruleSetLayer(row)?.rule;
+  const parkedIn = SCOPES_IN_ORDER.find((scope) => scope === rule?.scope);
+  // Parked by the set's own rules or its catch-all: every overlay is read before them.
+  if (rule === undefined || rule === null || parkedIn === undefined) return null;
+  const { scope, document } = target;
+  if (SCOPES_IN_ORDER.indexOf(parkedIn) < SCOPES_IN_ORDER.indexOf(scope)) {
+    return `task ${row.key} was parked by an ask rule of the ${parkedIn} overlay, which a call reads before the ${scope} overlay, so a rule remembered there would never lift it; remember at ${parkedIn} scope, or approve it without remember`;
+  }
+  if (parkedIn !== scope) return null;
+  const group = document.findIndex((entry) => entry.ruleSetId === target.ruleSetId);
+  const held = group === rule.group ? document[group]?.rules[rule.index ?? -1] : undefined;
+  // The rule that parked it still holds that place (the document may have changed since).
+  if (held === undefined || rule.text === undefined) return null;
+  if (canonicalJson(held) !== canonicalJson(JSON.parse(rule.text))) return null;
+  return `task ${row.key} was parked by rule ${rule.index} of group ${group} of this ${scope} overlay; a remembered allow goes after it, so it would never lift it: change that rule, or approve it without remember`;
+}
+
+/**
+ * Refuses remembering into a project document that holds changes nobody
+ * trusted: the document applies only once trusted whole, so the rule would
+ * not apply, and trusting it here would trust what nobody reviewed. An
+ * absent or empty document is refused nothing (see {@link trustRemembered}).
+ * @throws AirlockError remember_unavailable (422).
+ */
+function checkProjectTrusted(row: Pick<TaskTable, 'key'>, current: OverlayRecord): void {
+  if (current.scope !== 'project' || current.active) return;
+  if (current.digest === EMPTY_OVERLAY_DIGEST) return;
+  throw new AirlockError(
+    'remember_unavailable',
+    `task ${row.key}: the project overlay of ${current.owner_id} holds changes nobody trusted (digest ${current.digest}), so a rule remembered there would not apply; review and trust it (overlays.trust), then remember again, or remember at conversation or user scope`,
+  );
+}
+
+/**
+ * Trusts a project document the remembered rule made out of an absent or
+ * empty one: the admin who remembered wrote all of it, as a trusted
+ * document stays trusted after a remembered rule. Without this the rule
+ * would sit in a document that never applies.
+ */
+async function trustRemembered(
+  tx: Tx,
+  options: { key: OverlayKey; before: OverlayRecord; written: OverlayRecord; by: string },
+): Promise<OverlayRecord> {
+  const { key, before, written } = options;
+  if (key.scope !== 'project' || written.active || before.digest !== EMPTY_OVERLAY_DIGEST) {
+    return written;
+  }
+  return trustOverlay(tx, key, { digest: written.digest, by: options.by });
+}
+
 function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal): string {
   if (scope === 'user') return principalName(principal);
   const owner = scope === 'project' ? run.agent_application_id : run.conversation_id;
@@ -114,9 +187,15 @@ function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal):
  * never the one selected now), in the approval's transaction; returns what
  * it kept, for the approval's event. A trusted
  * project document stays trusted: the approving member wrote the change.
+ * A project document absent or empty before becomes trusted with the rule
+ * (the admin who remembered wrote all of it); one holding changes nobody
+ * trusted is refused.
  * @throws AirlockError remember_unavailable when the row was not evaluated by
  * a rule set, Baseline, a guardrail or another layer parked it, or the rule set
- * already allowed it (a remembered rule would change nothing), or the run has no owner of that scope; invalid_configuration for
+ * already allowed it (a remembered rule would change nothing), an overlay rule
+ * read before the remembered one parked it (a scope read first, or earlier in
+ * the same group), the project document holds untrusted changes, or the run
+ * has no owner of that scope; invalid_configuration for
  * a rule the overlay would refuse; admin_required for project scope asked by an approver,
  * or any scope while the approval policy asks more than one approval by any member
  * (allow-writers.ts).
@@ -147,6 +226,13 @@ export async function rememberApproval(
     ownerId: ownerOf(remember.scope, run, principal),
   };
   const current = await readOverlay(tx, key);
+  checkProjectTrusted(row, current);
+  const shadowed = shadowedByParkingRule(row, {
+    scope: remember.scope,
+    document: current.groups,
+    ruleSetId,
+  });
+  if (shadowed !== null) throw new AirlockError('remember_unavailable', shadowed);
   const next = validateOverlayDocument(
     withRememberedRule(current.groups, ruleSetId, rule),
     remember.scope,
@@ -158,16 +244,18 @@ export async function rememberApproval(
       next.problems,
     );
   }
-  const written = await replaceOverlay(tx, key, {
+  const by = principalName(principal);
+  const replaced = await replaceOverlay(tx, key, {
     expectedDigest: current.digest,
     document: next.value,
-    by: principalName(principal),
+    by,
     keepTrust: true,
   });
+  const written = await trustRemembered(tx, { key, before: current, written: replaced, by });
   const saved = { verdict: 'allow', ...rule };
   recordPolicyChange(tx, {
     workspaceId: run.workspace_id,
-    principal: principalName(principal),
+    principal: by,
     runId: run.id,
     taskKey: row.key,
     change: {
