@@ -1,10 +1,14 @@
 import { isStorableText, traceparentOf } from '@airlock/core';
 import { CALL_ID_MAX } from '@airlock/core/wire';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { BridgedTool, ProgressListener } from '../executor-bridge.js';
@@ -42,6 +46,9 @@ export function recordedCallId(requestId: string | number): string | undefined {
   return id.length <= CALL_ID_MAX && isStorableText(id) ? id : undefined;
 }
 
+/** What the SDK hands a request handler of the gateway's server. */
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /** Kernel refusals that are the client's mistake in its arguments. */
 const CLIENT_MISTAKES = ['payload_too_large', 'input_too_deep', 'invalid_input'] as const;
 
@@ -67,8 +74,17 @@ async function answerOrRefuse(session: GatewaySession, request: CallRequest) {
  * `connectGuarded`) of each `notifications/cancelled` it delivers.
  */
 export type GatewayServer = Server & {
-  /** Marks an in-flight `tools/call` as cancelled by its client (not left by a disconnect). */
-  requestCancelled(id: string | number): void;
+  /**
+   * Told of a `tools/call` as it is delivered, before its handler starts: a
+   * cancellation read right behind it (the same stdio chunk) finds it.
+   */
+  callArrived(id: string | number): void;
+  /**
+   * Cancels an in-flight `tools/call` for its client, with the client's
+   * reason: marked cancelled (not left by a disconnect) and stopped, also
+   * where the SDK does not stop it (a falsy id, 0 or '').
+   */
+  requestCancelled(id: string | number, reason?: string): void;
 };
 
 /**
@@ -94,9 +110,10 @@ export function createGatewayServer(options: {
   });
   let closed = false;
   let session: GatewaySession | null = null;
-  // The calls in flight, and those of them the client cancelled: the SDK aborts a call's signal
-  // alike on its cancellation and on a close, which may come right behind the cancellation.
-  const callsInFlight = new Set<string | number>();
+  // The calls in flight, each with its own abort, and those of them the client cancelled: the
+  // SDK aborts a call's signal alike on its cancellation and on a close, which may come right
+  // behind the cancellation, and not at all on the cancellation of a falsy id (0, '').
+  const callsInFlight = new Map<string | number, AbortController>();
   const cancelledCalls = new Set<string | number>();
   const sessionOf = () => {
     if (!session) {
@@ -108,7 +125,8 @@ export function createGatewayServer(options: {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: listedTools(options.tools),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  /** One `tools/call`, stopped by `signal`: the SDK's abort or the client's cancellation. */
+  const callTool = async (request: CallToolRequest, extra: CallExtra, signal: AbortSignal) => {
     const { name } = request.params;
     if (!options.tools.has(name)) {
       // Not an McpError: its message already carries "MCP error -32602:", which the client adds again.
@@ -119,7 +137,6 @@ export function createGatewayServer(options: {
     const progressToken = request.params._meta?.progressToken;
     const current = sessionOf();
     const { requestId } = extra;
-    callsInFlight.add(requestId);
     const withdraw = new AbortController();
     let asked = false;
     let progress = 0;
@@ -169,7 +186,7 @@ export function createGatewayServer(options: {
         name,
         input: request.params.arguments ?? {},
         callId: recordedCallId(extra.requestId),
-        signal: extra.signal,
+        signal,
         cancelRequested: () => cancelledCalls.has(requestId) || !closed,
         onWaiting,
         onProgress: progressToken === undefined ? undefined : onProgress,
@@ -177,10 +194,20 @@ export function createGatewayServer(options: {
         traceparent: traceparentOf(request.params._meta?.traceparent),
       });
     } finally {
-      callsInFlight.delete(requestId);
-      cancelledCalls.delete(requestId);
       // Withdraws the inline question, when one was asked (an abort builds a DOMException).
       if (asked) withdraw.abort();
+    }
+  };
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { requestId } = extra;
+    // Made as the guard delivered the call (callArrived), or here for a call it did not see.
+    const cancellation = callsInFlight.get(requestId) ?? new AbortController();
+    callsInFlight.set(requestId, cancellation);
+    try {
+      return await callTool(request, extra, AbortSignal.any([extra.signal, cancellation.signal]));
+    } finally {
+      if (callsInFlight.get(requestId) === cancellation) callsInFlight.delete(requestId);
+      cancelledCalls.delete(requestId);
     }
   });
   server.onclose = () => {
@@ -190,9 +217,15 @@ export function createGatewayServer(options: {
     options.onSessionEnding?.(ending);
   };
   return Object.assign(server, {
-    requestCancelled(id: string | number) {
+    callArrived(id: string | number) {
+      callsInFlight.set(id, new AbortController());
+    },
+    requestCancelled(id: string | number, reason?: string) {
       // Only a call still in flight: ids of answered calls would pile up.
-      if (callsInFlight.has(id)) cancelledCalls.add(id);
+      const call = callsInFlight.get(id);
+      if (!call) return;
+      cancelledCalls.add(id);
+      call.abort(reason);
     },
   });
 }

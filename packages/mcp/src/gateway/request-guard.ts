@@ -137,14 +137,18 @@ export interface AnswerAwaitingTransport extends Transport {
   requestCancelled?(id: string | number): void;
 }
 
-/**
- * The request a delivered `notifications/cancelled` stops, or null for none:
- * the SDK acts on no falsy id (0, ''), so such a request is still answered.
- */
-function cancelledRequest(message: JSONRPCNotification): string | number | null {
+/** A request a client's `notifications/cancelled` names, and the reason it gave. */
+interface Cancellation {
+  id: string | number;
+  reason: string | undefined;
+}
+
+/** The request a delivered `notifications/cancelled` names, or null for none. */
+function cancelledRequest(message: JSONRPCNotification): Cancellation | null {
   if (message.method !== 'notifications/cancelled') return null;
-  const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
-  return id ? id : null;
+  const params = message.params as { requestId?: string | number; reason?: string } | undefined;
+  if (params?.requestId === undefined) return null;
+  return { id: params.requestId, reason: params.reason };
 }
 
 /**
@@ -155,11 +159,17 @@ function cancelledRequest(message: JSONRPCNotification): string | number | null 
  * reaches the gateway's handlers, so nothing runs or is recorded. A
  * malformed notification the server handles is dropped, and told to
  * `server.onerror` in one line. A cancellation it delivers is told to the
- * transport's and the server's `requestCancelled`, where they have one,
- * before the server hears it.
+ * server's `requestCancelled` (with the client's reason), where it has one,
+ * before the server hears it, whatever the id: the SDK itself acts on no
+ * falsy id (0, ''), so the server stops such a call on its own (it is told
+ * of each `tools/call` as it is delivered, `callArrived`); and, for an id
+ * the SDK acts on (it then sends no answer), to the transport's.
  */
 export async function connectGuarded(
-  server: Server & { requestCancelled?: (id: string | number) => void },
+  server: Server & {
+    callArrived?: (id: string | number) => void;
+    requestCancelled?: (id: string | number, reason?: string) => void;
+  },
   transport: AnswerAwaitingTransport,
 ): Promise<void> {
   await server.connect(transport);
@@ -176,6 +186,7 @@ export async function connectGuarded(
         return;
       }
       if (message.method === 'initialize') initialized = true;
+      if (message.method === 'tools/call') server.callArrived?.(message.id);
     } else if (isJSONRPCNotification(message)) {
       const problem = messageProblem(message);
       if (problem) {
@@ -186,8 +197,9 @@ export async function connectGuarded(
       }
       const cancelled = cancelledRequest(message);
       if (cancelled !== null) {
-        transport.requestCancelled?.(cancelled);
-        server.requestCancelled?.(cancelled);
+        // A request of a falsy id is still answered: the SDK's cancellation skips it.
+        if (cancelled.id) transport.requestCancelled?.(cancelled.id);
+        server.requestCancelled?.(cancelled.id, cancelled.reason);
       }
     }
     deliver?.(message, extra);
