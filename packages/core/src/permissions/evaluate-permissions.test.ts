@@ -201,6 +201,34 @@ describe('multi-target calls', () => {
   });
 });
 
+describe('a target that is the directory a pattern guards', () => {
+  const deny = group(
+    'autonomous',
+    { verdict: 'deny', targets: ['secrets/**'], reason: 'secrets stay put' },
+    { verdict: 'ask', targets: ['config/*'] },
+  );
+  const onPath = (path: string) =>
+    decide({ ruleSetId: 'autonomous', input: { path }, overlays: { conversation: deny } });
+
+  it('a deny or ask of everything in it binds a call on the directory itself', () => {
+    for (const path of ['secrets', 'secrets/', './secrets', '/repo/secrets', 'src/../secrets']) {
+      expect(onPath(path), path).toMatchObject({ verdict: 'deny', detail: 'secrets stay put' });
+    }
+    expect(onPath('config')).toMatchObject({ verdict: 'ask', scope: 'conversation' });
+    // Siblings and names that merely begin alike are not the directory.
+    expect(onPath('secretsx').verdict).toBe('allow');
+    expect(onPath('src/secrets').verdict).toBe('allow');
+  });
+
+  it('an allow of everything in a directory does not cover the directory itself', () => {
+    const allowed = group('supervised', { verdict: 'allow', targets: ['src/**'] });
+    const decided = (path: string) =>
+      decide({ ruleSetId: 'supervised', input: { path }, overlays: { conversation: allowed } });
+    expect(decided('src/a.ts')).toMatchObject({ verdict: 'allow', scope: 'conversation' });
+    expect(decided('src')).toMatchObject({ verdict: 'ask', scope: 'rule_set' });
+  });
+});
+
 describe('custom rule sets and fallback', () => {
   const custom = {
     id: 'coding',

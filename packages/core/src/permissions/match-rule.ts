@@ -93,12 +93,21 @@ function argumentsMatch(rule: PermissionRule, input: unknown): boolean {
   return true;
 }
 
-/** True when one of the rule's target patterns names this target. */
+/**
+ * True when one of the rule's target patterns names this target. For a deny or an ask, a
+ * pattern that names everything in a directory (`secrets/**`, `secrets/*`) names the
+ * directory itself too (`secrets`, `secrets/`): a call on the directory (deleting it, moving
+ * it) reaches every path the pattern guards. An allow covers what its pattern matches alone.
+ */
 export function ruleCoversTarget(rule: PermissionRule, target: CanonicalTarget): boolean {
   if (target.kind === 'path') {
-    return (
-      target.rooted && (rule.targets ?? []).some((source) => rooted(source).matches(target.text))
-    );
+    if (!target.rooted) return false;
+    const directory = rule.verdict === 'allow' ? null : `${target.text}/`;
+    return (rule.targets ?? []).some((source) => {
+      const pattern = rooted(source);
+      // A pattern has no empty segment, so only a last `/*` or `/**` matches a trailing `/`.
+      return pattern.matches(target.text) || (directory !== null && pattern.matches(directory));
+    });
   }
   return (rule.urls ?? []).some((source) => glob(source)?.matches(target.text));
 }
