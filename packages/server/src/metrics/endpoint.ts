@@ -8,6 +8,7 @@ import { sendError } from '../api/rest.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { asStoreError } from '../store/store-errors.js';
+import { GaugeOutageLog } from './gauge-outage-log.js';
 import type { KernelMetrics } from './registry.js';
 
 /** Who may read `GET /metrics` on the main port: a member credential, like the decisions. */
@@ -39,6 +40,18 @@ export function withoutServerPaths(text: string): string {
   );
 }
 
+/** One outage log per set of metrics: the main port's scrapes and the listener's share it. */
+const outageLogs = new WeakMap<KernelMetrics, GaugeOutageLog>();
+
+function outageLogOf(metrics: KernelMetrics, logger: Logger): GaugeOutageLog {
+  let log = outageLogs.get(metrics);
+  if (!log) {
+    log = new GaugeOutageLog(logger);
+    outageLogs.set(metrics, log);
+  }
+  return log;
+}
+
 /**
  * Answers a scrape with the metrics in the Prometheus text format; with
  * `workspaceId`, only that workspace's per-workspace samples, and file
@@ -51,12 +64,9 @@ export async function sendMetrics(
   workspaceId?: string,
 ): Promise<void> {
   try {
-    const rendered = await metrics.render((error) =>
-      logger.error(
-        { err: error },
-        'metrics: a gauge could not be read; it is left out of this scrape',
-      ),
-    );
+    const errors: unknown[] = [];
+    const rendered = await metrics.render((error) => errors.push(error));
+    outageLogOf(metrics, logger).scraped(errors);
     const text =
       workspaceId === undefined
         ? rendered

@@ -56,14 +56,20 @@ describe.skipIf(pgSkip !== null)('a scrape while PostgreSQL answers nothing', ()
       expect(samples(stalled.text, 'airlock_notifications_pending')).toEqual([]);
       expect(stalled.text).not.toContain('airlock_parks_waiting');
     }
-    expect(lines.map((line) => line.msg)).toContain(
-      'metrics: a gauge could not be read; it is left out of this scrape',
-    );
+    // One error for the outage, not one (with its stack) per scrape.
+    const unread = (line: { msg: string }) =>
+      line.msg.startsWith('metrics: a gauge could not be read');
+    expect(lines.filter(unread)).toHaveLength(1);
     await locker.query('rollback');
-    // Once the store answers again, the gauges read from it are back.
+    // Once the store answers again, the gauges read from it are back, and the log says so once.
     const back = await scrape();
     expect(samples(back.text, 'airlock_notifications_pending')).toEqual([
       'airlock_notifications_pending 0',
     ]);
+    await scrape();
+    const again = lines.filter((line) =>
+      line.msg.includes('gauges read from the store are read again'),
+    );
+    expect(again).toEqual([expect.objectContaining({ failed_scrapes: 3 })]);
   }, 60_000);
 });
