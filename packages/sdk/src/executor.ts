@@ -7,14 +7,9 @@ import { commitOutcome } from './executor/commit.js';
 import { DEFAULT_BODY_LIMIT } from './executor/commit-fit.js';
 import { holdLease, untilDeadline } from './executor/lease.js';
 import { tell } from './executor/listeners.js';
-import {
-  checkedOutcome,
-  failed,
-  type Ran,
-  ranView,
-  ToolError,
-  thrownOutcome,
-} from './executor/outcome.js';
+import { checkExecutorOptions } from './executor/options.js';
+import { ranView, ToolError } from './executor/outcome.js';
+import { runHandler } from './executor/run-handler.js';
 import { isPosition } from './internal/frames.js';
 import { nextTurn } from './internal/next-turn.js';
 import { createOperations } from './internal/operations.js';
@@ -50,12 +45,14 @@ const NOT_OURS: readonly string[] = [
  * signal tied to the lease and the task's deadline, heartbeats while it runs,
  * and commits the result or the failure. A hook task's result is checked with
  * core's `validateHookResult` first; an invalid one is committed as a failure.
+ * @throws ValidationError `invalid_input` for options it cannot serve with (see checkExecutorOptions).
  */
 export function createExecutor(options: ExecutorOptions): Executor {
+  checkExecutorOptions(options);
   const operations = createOperations(options);
   const leaseMs = options.leaseMs ?? 30_000;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const concurrency = options.concurrency ?? 4;
   const toolNames = Object.keys(options.tools);
   // The kernel takes at most 256 names a claim: more tools are asked for a group at a time.
   const toolGroups = claimGroups(toolNames);
@@ -234,9 +231,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
         handBack || lapsed
           ? null
           : await Promise.race([
-              execute(task, controller.signal, claim).then((done) =>
-                closed.signal.aborted ? null : done,
-              ),
+              runHandler({
+                tools: options.tools,
+                task,
+                claim,
+                signal: controller.signal,
+                bodyLimit,
+              }).then((done) => (closed.signal.aborted ? null : done)),
               abandoned,
             ]);
       if (lost) return null;
@@ -278,32 +279,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
       clearTimeout(deadline);
       closed.signal.removeEventListener('abort', onClose);
     }
-  };
-
-  const execute = async (task: TaskView, signal: AbortSignal, claim: ClaimView): Promise<Ran> => {
-    // Only the handlers given are tools: `constructor` or `toString` would find Object's own.
-    const handler = Object.hasOwn(options.tools, task.tool_name)
-      ? options.tools[task.tool_name]
-      : undefined;
-    if (!handler) {
-      return {
-        outcome: failed('unknown_tool', `this executor does not serve ${task.tool_name}`),
-        commitsAsIs: true,
-      };
-    }
-    let value: unknown;
-    try {
-      value = await handler(task.tool_input as never, {
-        signal,
-        task,
-        run_id: task.run_id,
-        task_key: task.key,
-        attempt: claim.task.attempts,
-      });
-    } catch (error) {
-      return { outcome: thrownOutcome(signal.aborted ? signal.reason : error), commitsAsIs: true };
-    }
-    return checkedOutcome(task, value, bodyLimit);
   };
 
   const cable = new LiveSocket({

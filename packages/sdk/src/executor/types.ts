@@ -33,15 +33,15 @@ export interface ExecutorOptions extends ConnectionOptions {
   tools: Record<string, ToolHandler<never>>;
   /** The WebSocket class for the cable (default: global, else `ws` in Node). */
   WebSocket?: WebSocketConstructor | undefined;
-  /** The lease asked for on each claim, renewed by heartbeats; default 30 s. */
+  /** The lease asked for on each claim, renewed by heartbeats; default 30 s, from 1 s to 24 h. */
   leaseMs?: number | undefined;
   /**
    * How many rows the executor claims for itself at once (from its inbox);
-   * default 4. Rows handed in with `take` or `runClaimed` (an MCP gateway's
+   * default 4, a whole number of 1 or more. Rows handed in with `take` or `runClaimed` (an MCP gateway's
    * own calls) run besides them and take none of these slots.
    */
   concurrency?: number | undefined;
-  /** A safety-net look for work between nudges; default 10 s. */
+  /** A safety-net look for work between nudges, in whole milliseconds; default 10 s. */
   pollMs?: number | undefined;
   /**
    * Told about failures that have nobody else to tell (a lost lease, a refused commit, what

@@ -52,6 +52,44 @@ describe('options and inputs the SDK cannot send, refused before anything is sen
     expect(error).toMatchObject({ code: 'invalid_input' });
   });
 
+  it('createExecutor refuses a lease the kernel never grants, a concurrency, poll or body limit it cannot use, all at once', () => {
+    const url = file.kernel.url;
+    const token = file.kernel.workspace.tokens.executor;
+    // Each would start an executor that serves nothing: every claim refused (a lease under
+    // a second), no claim at all (NaN), a poll without pause (0), or a handler that is none.
+    const error = thrownBy(() =>
+      createExecutor({
+        url: 'http//oops',
+        token,
+        tools: { bash: 'echo' as never },
+        leaseMs: 10,
+        concurrency: Number.NaN,
+        pollMs: 0,
+        bodyLimit: -1,
+      }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ code: 'invalid_input', status: null });
+    expect((error as ValidationError).problems.map((problem) => problem.pointer)).toEqual([
+      '/url',
+      '/tools/bash',
+      '/leaseMs',
+      '/concurrency',
+      '/pollMs',
+      '/bodyLimit',
+    ]);
+    for (const options of [
+      { leaseMs: 86_400_001 },
+      { leaseMs: 1500.5 },
+      { concurrency: 0 },
+      { pollMs: 2 ** 31 },
+      { tools: null as never },
+    ]) {
+      const refused = thrownBy(() => createExecutor({ url, token, tools: {}, ...options }));
+      expect((refused as ValidationError).problems).toHaveLength(1);
+    }
+  });
+
   it('an input JSON cannot carry (a BigInt, a cycle) is a ValidationError, and nothing reaches the kernel', async () => {
     const client = createClient({
       url: file.kernel.url,
