@@ -1,5 +1,5 @@
 import type { CableMessage } from '@airlock/core';
-import { AirlockError, ConnectionError } from './errors.js';
+import { AirlockError, ConnectionError, isForbiddenError, isUnauthorizedError } from './errors.js';
 import { cableUrl } from './executor/cable-url.js';
 import { claimOf, claimOfNext } from './executor/claim-answer.js';
 import { claimGroups } from './executor/claim-groups.js';
@@ -45,6 +45,8 @@ const NOT_OURS: readonly string[] = [
  * signal tied to the lease and the task's deadline, heartbeats while it runs,
  * and commits the result or the failure. A hook task's result is checked with
  * core's `validateHookResult` first; an invalid one is committed as a failure.
+ * An executor whose credential the kernel refuses (UnauthorizedError, ForbiddenError) stops
+ * claiming, polling and reconnecting, telling onError once.
  * @throws ValidationError `invalid_input` for options it cannot serve with (see checkExecutorOptions).
  */
 export function createExecutor(options: ExecutorOptions): Executor {
@@ -65,6 +67,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   /** Claim requests not yet answered: close waits for each, and hands back what it brings. */
   const claiming = new Set<Promise<void>>();
   let closing = false;
+  /** Set once the kernel refused the credential: nothing more is claimed (see stopIfRefused). */
+  let refused = false;
   const closed = new AbortController();
   let draining = false;
   let again = false;
@@ -80,7 +84,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   const drain = async (): Promise<void> => {
     // The kernel reads an empty name list as "any tool": an executor serving none claims nothing.
-    if (toolNames.length === 0) return;
+    if (toolNames.length === 0 || refused) return;
     if (draining) {
       again = true;
       return;
@@ -103,7 +107,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
         }
       } while (again && !closing);
     } catch (error) {
+      if (refused) return;
       report(error as Error, null);
+      stopIfRefused(error);
     } finally {
       draining = false;
     }
@@ -311,12 +317,26 @@ export function createExecutor(options: ExecutorOptions): Executor {
     },
     onFatal: (error) => {
       refuseReady(error);
+      if (refused) return;
       report(error, null);
+      stopIfRefused(error);
     },
   });
   cable.start();
   const poll = setInterval(() => void drain(), options.pollMs ?? 10_000);
   (poll as { unref?: () => void }).unref?.();
+
+  /**
+   * Stops claiming for good once the kernel refuses the credential (revoked, or not an
+   * executor's): every claim and poll would be refused again, told to onError without end.
+   */
+  function stopIfRefused(error: unknown): void {
+    if (!isUnauthorizedError(error) && !isForbiddenError(error)) return;
+    refused = true;
+    refuseReady(error);
+    clearInterval(poll);
+    cable.close();
+  }
 
   return {
     ready,

@@ -93,7 +93,11 @@ export interface Executor {
    * typed error when the kernel refuses the token, with a ConnectionError when
    * the kernel cannot be reached (a DeadlineExceededError when it does not
    * answer within `timeoutMs`; the cable keeps retrying until closed), or
-   * when the executor closes first.
+   * when the executor closes first. Once the kernel refuses the credential
+   * (UnauthorizedError: revoked; ForbiddenError: not an executor's), before or
+   * after `ready`, the executor stops claiming, polling and reconnecting, and
+   * tells onError once; rows it runs still try to commit. Close it and start
+   * one with a working credential.
    */
   readonly ready: Promise<void>;
   /** How many tasks are running now. */
