@@ -125,11 +125,14 @@ export async function readAuditEvents(
   if (page.every((row) => row.data !== null)) {
     return { rows: page.map(({ bytes: _bytes, ...row }) => ({ ...row, data: row.data! })), more };
   }
-  // Events are never changed once written: the second read finds the rows the first one sized.
-  const last = page[page.length - 1]!.seq;
+  // Events are never changed once written: the second read finds the rows the first one sized,
+  // between its first and last; a newest-first page is bounded above too, or events committed
+  // since the first read would come in place of the sized ones.
+  const ends = [page[0]!.seq, page[page.length - 1]!.seq];
   const rows = await auditQuery(reader, query)
     .selectAll('run_events')
-    .where('run_events.seq', query.order === 'newest' ? '>=' : '<=', last)
+    .where('run_events.seq', '>=', Math.min(...ends))
+    .where('run_events.seq', '<=', Math.max(...ends))
     .limit(rowLimit(query.limit))
     .execute();
   return { rows, more };
