@@ -5,6 +5,7 @@ import {
   DeadlineExceededError,
   errorFromBody,
   FeedResyncError,
+  ForbiddenError,
   isConflictError,
   isConnectionError,
   isDeadlineExceededError,
@@ -13,6 +14,7 @@ import {
   NotFoundError,
   RequestRefusedError,
   ServerError,
+  UnauthorizedError,
   ValidationError,
 } from './errors.js';
 
@@ -58,6 +60,23 @@ describe('errorFromBody', () => {
     const unknown = errorFromBody({ error: { code: 'brand_new', detail: 'x' } }, 500);
     expect(unknown).toBeInstanceOf(ServerError);
     expect(unknown.code).toBe('brand_new');
+  });
+
+  it("gives a code it does not know (a newer kernel's) the class of its status, keeping the code", () => {
+    const typed = (status: number) =>
+      errorFromBody({ error: { code: 'brand_new', detail: 'x' } }, status);
+    expect(typed(409)).toBeInstanceOf(ConflictError);
+    expect(isConflictError(typed(409))).toBe(true);
+    expect(typed(403)).toBeInstanceOf(ForbiddenError);
+    expect(typed(404)).toBeInstanceOf(NotFoundError);
+    expect(typed(400)).toBeInstanceOf(ValidationError);
+    expect(typed(429)).toBeInstanceOf(RequestRefusedError);
+    expect(typed(401)).toBeInstanceOf(UnauthorizedError);
+    for (const status of [409, 403, 404, 400, 429, 401, 503]) {
+      expect(typed(status)).toMatchObject({ code: 'brand_new', status });
+    }
+    expect(typed(503)).toBeInstanceOf(ServerError);
+    expect(typed(418)).toBeInstanceOf(ServerError);
   });
 
   it("keeps not_claimable's ran output, and null for a kernel that sends none or another shape", () => {

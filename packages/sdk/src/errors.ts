@@ -305,7 +305,8 @@ const BY_STATUS: Record<number, string> = {
 
 /**
  * Builds the typed error for a server error body `{error: {code, detail, problems?}}`.
- * A body the SDK cannot read falls back on the HTTP status.
+ * A body the SDK cannot read falls back on the HTTP status, and so does the class of a
+ * code it does not know (kept as the error's `code`): a kernel newer than this SDK.
  */
 export function errorFromBody(body: unknown, status: number | null, cause?: unknown): AirlockError {
   const error = (body as { error?: unknown } | null | undefined)?.error as
@@ -321,7 +322,9 @@ export function errorFromBody(body: unknown, status: number | null, cause?: unkn
   const problems = Array.isArray(error?.problems) ? (error.problems as Problem[]) : undefined;
   const claim = lostClaim((error as { claim?: unknown } | undefined)?.claim);
   const ran = ranCall((error as { ran?: unknown } | undefined)?.ran);
-  const Class = code && isErrorCode(code) ? BY_MODE[ERROR_MODES[code]] : ServerError;
+  // A code this SDK does not know (a newer kernel's) takes the class of its status: a 409 is still a conflict.
+  const modeOf = code && isErrorCode(code) ? code : status !== null ? BY_STATUS[status] : undefined;
+  const Class = modeOf && isErrorCode(modeOf) ? BY_MODE[ERROR_MODES[modeOf]] : ServerError;
   return new Class({ code: code ?? 'internal', detail, status, problems, claim, ran, cause });
 }
 
