@@ -92,3 +92,43 @@ describe('a live socket whose reader throws', () => {
     },
   );
 });
+
+/**
+ * A WebSocket class whose constructor throws: a browser's SecurityError for a
+ * `ws:` URL from an `https:` page, or an injected class that refuses the URL.
+ */
+describe('a live socket whose WebSocket cannot be made', () => {
+  it('fails with what the constructor threw, never as an unhandled rejection, and makes no second try', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    const refused = new Error('The operation is insecure.');
+    let made = 0;
+    class RefusingSocket {
+      constructor() {
+        made += 1;
+        throw refused;
+      }
+    }
+    const fatal: Error[] = [];
+    const statuses: string[] = [];
+    try {
+      new LiveSocket({
+        url: () => 'ws://127.0.0.1:9/feed',
+        WebSocket: RefusingSocket as never,
+        onMessage: () => {},
+        onStatus: (status) => statuses.push(status),
+        onFatal: (error) => fatal.push(error),
+      }).start();
+      await until(() => fatal.length + rejections.length > 0, 'the socket to fail');
+      // The rejection of a promise nobody awaits is reported after the turn it settled in.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(rejections).toEqual([]);
+      expect(fatal).toEqual([refused]);
+      expect(made).toBe(1);
+      expect(statuses).toEqual(['connecting', 'closed']);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+});

@@ -157,7 +157,15 @@ export class LiveSocket {
       return;
     }
     if (this.closed || this.paused) return;
-    const socket = new Socket(this.options.url());
+    let socket: WebSocketLike;
+    try {
+      socket = new Socket(this.options.url());
+    } catch (error) {
+      // A browser refuses a `ws:` URL from an `https:` page at once, and would again: the
+      // socket fails with why, rather than as a rejection nobody awaits.
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
     this.socket = socket;
     this.awaitHandshake(socket);
     socket.onmessage = (event) => {
