@@ -9,6 +9,7 @@ import { BEGIN_MARK, withCodexBlock } from './codex-toml.js';
 import { type PlannedWrite, readTextFile, refused, writeAll } from './file-writes.js';
 import { planHookConfig, readTokenFile, resolveKernel } from './hooks-config.js';
 import { withAirlock, withoutAirlock } from './json-settings.js';
+import { withBreaksOf, withLfBreaks } from './line-endings.js';
 import { mergeableCodexConfig, mergeableSettings } from './settings-files.js';
 import { type ShellClient, shellClientConfig, shellHookPath } from './shell-client.js';
 import {
@@ -137,16 +138,18 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
       : hookCommand(options, configPath);
   const commands = { each: command, turnEnd: hookCommand(options, configPath) };
   const before = readTextFile(target);
-  let after: string;
+  const read = before === null ? null : withLfBreaks(before);
+  let written: string;
   let installedBefore: boolean;
   if (options.agent === 'codex') {
-    after = withCodexBlock(mergeableCodexConfig(target, before), commands);
-    installedBefore = (before ?? '').includes(BEGIN_MARK);
+    written = withCodexBlock(mergeableCodexConfig(target, read), commands);
+    installedBefore = (read ?? '').includes(BEGIN_MARK);
   } else {
-    const settings = mergeableSettings(target, before, options.agent);
-    after = `${JSON.stringify(withAirlock(options.agent, settings, commands, http), null, 2)}\n`;
+    const settings = mergeableSettings(target, read, options.agent);
+    written = `${JSON.stringify(withAirlock(options.agent, settings, commands, http), null, 2)}\n`;
     installedBefore = withoutAirlock(settings).removed > 0;
   }
+  const after = withBreaksOf(before, written);
   const writes: PlannedWrite[] = [];
   if (config.text !== null) {
     writes.push({ path: configPath, content: config.text, mode: 0o600, dirMode: 0o700 });

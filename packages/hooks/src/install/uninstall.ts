@@ -4,6 +4,7 @@ import type { HookedAgent } from '@airlock/core';
 import { withoutCodexBlock } from './codex-toml.js';
 import { fileError, readTextFile, refused, writeAll } from './file-writes.js';
 import { withoutAirlock } from './json-settings.js';
+import { withBreaksOf, withLfBreaks } from './line-endings.js';
 import { parseSettings } from './settings-files.js';
 import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
@@ -77,13 +78,16 @@ export function uninstallHooks(options: {
     const target = settingsPath(options.agent, options.scope, options.env ?? process.env);
     const before = readTextFile(target);
     if (before === null) return { settingsPath: target, removed: 0 };
-    const plan = planUninstall(options.agent, target, before);
+    const plan = planUninstall(options.agent, target, withLfBreaks(before));
     if (plan.removed === 0) return { settingsPath: target, removed: 0 };
     const backup = backupPath(target);
     const saved = existsSync(backup) ? readFileSync(backup) : null;
     if (
       saved !== null &&
-      isDeepStrictEqual(backupMeaning(options.agent, backup, saved.toString('utf8')), plan.meaning)
+      isDeepStrictEqual(
+        backupMeaning(options.agent, backup, withLfBreaks(saved.toString('utf8'))),
+        plan.meaning,
+      )
     ) {
       writeAll([{ path: target, content: saved }]);
       unlinkSync(backup);
@@ -97,7 +101,7 @@ export function uninstallHooks(options: {
       }
       return { settingsPath: target, removed: plan.removed, outcome: 'removed' };
     }
-    writeAll([{ path: target, content: plan.text }]);
+    writeAll([{ path: target, content: withBreaksOf(before, plan.text) }]);
     return { settingsPath: target, removed: plan.removed, outcome: 'rewritten' };
   } catch (error) {
     throw refused(error);
