@@ -220,6 +220,36 @@ describe('a target that is the directory a pattern guards', () => {
     expect(onPath('src/secrets').verdict).toBe('allow');
   });
 
+  it('a guardrail binds removing a directory that holds every path it guards', () => {
+    const guardrails = [
+      {
+        owner: 'member:admin',
+        document: group('autonomous', {
+          verdict: 'deny',
+          guardrail: true,
+          targets: ['config/secrets/**/*.key'],
+        }),
+      },
+    ];
+    const removing = (toolName: string, path: string) =>
+      decide({ ruleSetId: 'autonomous', toolName, input: { path }, overlays: { guardrails } })
+        .verdict;
+    for (const path of ['.', 'config', 'config/', 'config/secrets', '/repo', '/', '/repo/..']) {
+      expect(removing('t_delete', path), path).toBe('deny');
+      expect(removing('t_destructive', path), path).toBe('deny');
+      // Reading or writing the directory touches nothing under it.
+      expect(removing('t_read', path), path).toBe('allow');
+    }
+    // A sibling, or a directory inside the guarded one, holds only part of it or none.
+    expect(removing('t_delete', 'conf')).toBe('allow');
+    expect(removing('t_delete', 'config/other')).toBe('allow');
+    expect(removing('t_delete', 'config/secrets/a/b.txt')).toBe('allow');
+    expect(removing('t_delete', 'config/secrets/a/b.key')).toBe('deny');
+    // Outside the project and not above it: Baseline asks, the guardrail does not refuse.
+    expect(removing('t_delete', '/repository')).toBe('ask');
+    expect(removing('t_delete', '/etc')).toBe('ask');
+  });
+
   it('an allow of everything in a directory does not cover the directory itself', () => {
     const allowed = group('supervised', { verdict: 'allow', targets: ['src/**'] });
     const decided = (path: string) =>

@@ -94,23 +94,67 @@ function argumentsMatch(rule: PermissionRule, input: unknown): boolean {
 }
 
 /**
+ * The directory every path a rooted pattern matches lies in, as far as its literal segments
+ * say (`config/secrets` for `config/secrets/**`, `.` for `**` or `*.key`).
+ */
+function literalDirectory(source: string): string {
+  const segments = source.split('/');
+  const literal: string[] = [];
+  // The last segment names the matched path itself, not a directory holding it.
+  for (const segment of segments.slice(0, -1)) {
+    if (segment.includes('*') || segment.includes('?')) break;
+    literal.push(segment);
+  }
+  return literal.length === 0 ? '.' : literal.join('/');
+}
+
+/** Whether `path` (canonical, rooted) is `directory` or a directory above it. */
+function holds(path: string, directory: string): boolean {
+  return path === '.' || path === directory || directory.startsWith(`${path}/`);
+}
+
+/** What a target pattern reads of a call beside the target itself. */
+export interface TargetCoverage {
+  /**
+   * The call removes its path targets with everything under them (its tool has the
+   * `delete` or `destructive` trait): a deny or ask then also names a directory holding
+   * every path its pattern matches (`config` or `.` for `config/secrets/**`).
+   */
+  readonly removesTree?: boolean;
+}
+
+/**
  * True when one of the rule's target patterns names this target. For a deny or an ask, a
  * pattern that names everything in a directory (`secrets/**`, `secrets/*`) names the
  * directory itself too (`secrets`, `secrets/`): a call on the directory (deleting it, moving
- * it) reaches every path the pattern guards. An allow covers what its pattern matches alone.
+ * it) reaches every path the pattern guards; so does removing a directory above them all,
+ * the project root's own included (see {@link TargetCoverage}). An allow covers what its
+ * pattern matches alone.
  */
-export function ruleCoversTarget(rule: PermissionRule, target: CanonicalTarget): boolean {
+export function ruleCoversTarget(
+  rule: PermissionRule,
+  target: CanonicalTarget,
+  coverage: TargetCoverage = {},
+): boolean {
   if (target.kind === 'path') {
+    const binds = rule.verdict !== 'allow';
+    // A directory above the project root holds every path a rooted pattern can match.
+    if (target.holdsProject === true) return binds && coverage.removesTree === true;
     if (!target.rooted) return false;
-    const directory = rule.verdict === 'allow' ? null : `${target.text}/`;
+    const directory = `${target.text}/`;
     return (rule.targets ?? []).some((source) => {
       const pattern = rooted(source);
+      if (pattern.matches(target.text)) return true;
+      if (!binds) return false;
       // A pattern has no empty segment, so only a last `/*` or `/**` matches a trailing `/`.
-      return pattern.matches(target.text) || (directory !== null && pattern.matches(directory));
+      if (pattern.matches(directory)) return true;
+      return coverage.removesTree === true && holds(target.text, literalDirectory(source));
     });
   }
   return (rule.urls ?? []).some((source) => glob(source)?.matches(target.text));
 }
+
+const TREE_REMOVING_TRAITS = new Set(['delete', 'destructive']);
 
 /**
  * Whether a rule applies to a call. Every condition it states must hold. A
@@ -122,7 +166,10 @@ export function permissionRuleMatches(rule: PermissionRule, call: PermissionCall
   if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
   if (rule.targets === undefined && rule.urls === undefined) return true;
   if (call.targets.length === 0) return false;
-  return rule.verdict === 'allow'
-    ? call.targets.every((target) => ruleCoversTarget(rule, target))
-    : call.targets.some((target) => ruleCoversTarget(rule, target));
+  if (rule.verdict === 'allow')
+    return call.targets.every((target) => ruleCoversTarget(rule, target));
+  const coverage = {
+    removesTree: call.entry?.risk_traits.some((trait) => TREE_REMOVING_TRAITS.has(trait)) === true,
+  };
+  return call.targets.some((target) => ruleCoversTarget(rule, target, coverage));
 }

@@ -8,6 +8,8 @@ export interface CanonicalTarget {
   readonly text: string;
   /** For a path: true when it lies inside the project root and rooted patterns may match it. */
   readonly rooted: boolean;
+  /** For a path outside the project: true when it is a directory above the project root (`/`). */
+  readonly holdsProject?: boolean;
   /** The input text it came from. */
   readonly raw: string;
 }
@@ -48,7 +50,14 @@ export function canonicalPath(raw: string, projectRoot: string | undefined): Can
     const relative = clean.slice(root.length).join('/');
     return { kind: 'path', text: relative || '.', rooted: true, raw };
   }
-  return { kind: 'path', text: `/${clean.join('/')}`, rooted: false, raw };
+  const holdsProject = clean.every((segment, index) => root[index] === segment);
+  return {
+    kind: 'path',
+    text: `/${clean.join('/')}`,
+    rooted: false,
+    raw,
+    ...(holdsProject ? { holdsProject } : {}),
+  };
 }
 
 /**
