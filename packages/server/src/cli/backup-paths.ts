@@ -73,7 +73,7 @@ function isPostgresDump(file: string): boolean {
  * Why this process may not use `path` as `mode` says ("permission denied",
  * "read-only file system"), or null when it may (root may, whatever the bits).
  */
-function refusal(path: string, mode: number): string | null {
+export function accessRefusal(path: string, mode: number): string | null {
   try {
     accessSync(path, mode);
     return null;
@@ -119,7 +119,7 @@ export function checkBackupTarget(file: string): void {
       `${directory} is a file, not a directory; name the backup file in a directory`,
     );
   }
-  const cannotWrite = refusal(directory, constants.W_OK | constants.X_OK);
+  const cannotWrite = accessRefusal(directory, constants.W_OK | constants.X_OK);
   if (cannotWrite) {
     throw new BackupPathError(
       'backup_directory_not_writable',
@@ -147,7 +147,7 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
       `${file} is a directory, not a backup file; name the file \`airlock backup\` wrote`,
     );
   }
-  const cannotRead = refusal(file, constants.R_OK);
+  const cannotRead = accessRefusal(file, constants.R_OK);
   if (cannotRead) {
     throw new BackupPathError('backup_unreadable', `cannot read ${file} (${cannotRead})`);
   }
@@ -174,7 +174,7 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
       `the data directory ${dataDir} is a file, not a directory; check --data-dir (or AIRLOCK_DATA_DIR)`,
     );
   }
-  const cannotWrite = dir ? refusal(dataDir, constants.W_OK | constants.X_OK) : null;
+  const cannotWrite = dir ? accessRefusal(dataDir, constants.W_OK | constants.X_OK) : null;
   if (cannotWrite) {
     throw new BackupPathError(
       'data_dir_not_writable',

@@ -106,6 +106,19 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--data-dir', join(root, 'a-file', 'sub')],
       `--data-dir wants a directory (made if missing), not "${join(root, 'a-file', 'sub')}": ${join(root, 'a-file')} is a file`,
     ],
+    [
+      ['--retention-export-dir', join(root, 'a-file')],
+      `--retention-export-dir wants a directory serve can write in (made if missing), not "${join(root, 'a-file')}": ${join(root, 'a-file')} is a file`,
+    ],
+    [
+      ['--retention-export-dir', join(root, 'a-file', 'exports')],
+      `--retention-export-dir wants a directory serve can write in (made if missing), not "${join(root, 'a-file', 'exports')}": ${join(root, 'a-file')} is a file`,
+    ],
+    // No user may make a folder in /proc/self, root included (EPERM; EACCES for others).
+    [
+      ['--retention-export-dir', '/proc/self/exports'],
+      '--retention-export-dir wants a directory serve can write in (made if missing), not "/proc/self/exports": cannot write in /proc/self (',
+    ],
     [['--bogus'], "Unknown option '--bogus'"],
     [
       ['--notifications', '/nonexistent/channels.json'],
@@ -164,6 +177,18 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     });
     expect(refused.output).toContain('airlock serve: AIRLOCK_PORT wants a port number');
     expect(refused.code).toBe(2);
+  });
+
+  it('names AIRLOCK_RETENTION_EXPORT_DIR when the export directory came from it', async () => {
+    const dataDir = join(root, 'export-env');
+    const refused = await runServe(['--data-dir', dataDir], {
+      AIRLOCK_RETENTION_EXPORT_DIR: join(root, 'a-file'),
+    });
+    expect(refused.output).toContain(
+      `airlock serve: AIRLOCK_RETENTION_EXPORT_DIR wants a directory serve can write in (made if missing), not "${join(root, 'a-file')}": ${join(root, 'a-file')} is a file`,
+    );
+    expect(refused.code).toBe(2);
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('reads an empty variable as unset: loopback, ./.airlock', async () => {

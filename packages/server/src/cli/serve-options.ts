@@ -1,6 +1,4 @@
 import { lookup } from 'node:dns/promises';
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { type DurationBounds, parseDuration, shownKernelUrl } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import { DEFAULT_MAX_FEEDS } from '../feed/credential-watch.js';
@@ -11,6 +9,7 @@ import { ANY_BASE_URL, baseUrlKey } from '../providers/base-urls.js';
 import { type Durability, parseDurability } from '../store/durability.js';
 import { parseOtlpEndpoint } from '../tracing/start-tracing.js';
 import { environmentSetting } from './command-line.js';
+import { directoryProblem } from './directory-setting.js';
 import { parseListenAddress, probeListen } from './listen-address.js';
 import { shownValue } from './shown-value.js';
 import { plainWholeNumber } from './whole-number.js';
@@ -160,21 +159,29 @@ function modelBaseUrl(text: string, source: string): string {
  */
 function dataDir(found: Setting | undefined): string {
   if (!found) return '.airlock';
-  for (let path = resolve(found.text); ; path = dirname(path)) {
-    let isDirectory: boolean;
-    try {
-      isDirectory = statSync(path).isDirectory();
-    } catch (error) {
-      // Missing (or under a file): its parent says. Anything else is the start's to say.
-      const { code } = error as NodeJS.ErrnoException;
-      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(path) !== path) continue;
-      return found.text;
-    }
-    if (isDirectory) return found.text;
-    throw new ServeUsageError(
-      `${found.source} wants a directory (made if missing), not "${found.text}": ${path} is a file`,
-    );
-  }
+  const problem = directoryProblem(found.text, { writable: false });
+  if (problem === null) return found.text;
+  throw new ServeUsageError(
+    `${found.source} wants a directory (made if missing), not "${found.text}": ${problem}`,
+  );
+}
+
+/**
+ * Reads `--retention-export-dir`: a directory this process can write in, or a
+ * path where one can be made (as the kernel does on the first pass that prunes).
+ * A file there, or a directory it may not write in, was only found by that
+ * first pass, which then pruned nothing, with serve long started; it is refused
+ * before anything opens. The default (under the data directory) is not checked:
+ * it is made with the data directory.
+ * @throws ServeUsageError naming the flag or variable and what is in the way.
+ */
+function retentionExportDir(found: Setting | undefined): string | undefined {
+  if (!found) return undefined;
+  const problem = directoryProblem(found.text, { writable: true });
+  if (problem === null) return found.text;
+  throw new ServeUsageError(
+    `${found.source} wants a directory serve can write in (made if missing), not "${found.text}": ${problem}`,
+  );
 }
 
 /**
@@ -298,7 +305,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
         : wholeNumber(maxFeeds, 1, 1_000_000, 'a number of feeds from 1 to 1000000, or off'),
     authFailureLimit: checked(() => parseRateLimit(authLimit?.text, authLimit?.source)),
     retention: {
-      exportDir: get('retention-export-dir', 'AIRLOCK_RETENTION_EXPORT_DIR')?.text,
+      exportDir: retentionExportDir(get('retention-export-dir', 'AIRLOCK_RETENTION_EXPORT_DIR')),
       intervalMs: duration(values, env, 'retention-interval', 'AIRLOCK_RETENTION_INTERVAL'),
       pace: checked(() => parsePruningPace(paceText?.text, paceText?.source)),
     },

@@ -34,7 +34,8 @@ Options:
   --auth-failure-limit <spec>  Failed authentications per peer address on every
                         surface, as N/B (N per second after a burst of B), or off
                         (env AIRLOCK_AUTH_FAILURE_LIMIT; default 1/20 on every store)
-  --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
+  --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines;
+                        made if missing, and refused at start when serve cannot write there
                         (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
                         ./airlock-exports on PostgreSQL)
   --retention-interval <dur>  How often the kernel applies retention policies
