@@ -49,6 +49,9 @@ export class InboxView {
   private readonly attention = new Attention();
   private readonly controller = new AbortController();
   private unbindKeys: (() => void) | null = null;
+  /** The feed's last status, and how many times it opened: "live" is said for the last opening only. */
+  private feedStatus: SocketStatus = 'connecting';
+  private openings = 0;
   private stopLoadingMore: (() => void) | null = null;
 
   private readonly marker = new NewMarker(() => this.showNew());
@@ -161,7 +164,8 @@ export class InboxView {
     // for the feed. Once the feed is live the page is read again (a park or a decision could
     // fall between the first read and the feed going live), and the list is only read afresh
     // when that read differs. A reconnection reads the page again, which covers whatever
-    // changed while the feed was down.
+    // changed while the feed was down. The toolbar says "live" only once that read is in:
+    // until then the list may lack what changed, and an empty one may not be empty.
     const firstPage = this.reload();
     let live = false;
     let shown = false;
@@ -174,12 +178,15 @@ export class InboxView {
         afterPaint(() => this.toolbar.offerNotifications(this.attention.canAsk()));
       }, failed);
       void this.follow(
-        (status) => {
+        (status, opening) => {
           if (status !== 'open') return;
           // (The first page's own failure is the start's.)
           const confirm = () => this.pages.confirm(this.order);
           const reading = live ? this.reload() : firstPage.then(confirm, () => {});
-          reading.catch((error: unknown) => this.fail(error));
+          reading.then(
+            () => this.showLive(opening),
+            (error: unknown) => this.fail(error),
+          );
           live = true;
         },
         // Before the first page shows, a failure (a refused token) is the start's own.
@@ -197,15 +204,21 @@ export class InboxView {
     this.attention.reset();
   }
 
+  /**
+   * Follows the workspace's feed. Every status but `open` shows at once; `open` is handed to
+   * `onStatus` with its count of openings, and shows once the list is read (see {@link showLive}).
+   */
   private async follow(
-    onStatus: (status: SocketStatus) => void,
+    onStatus: (status: SocketStatus, opening: number) => void,
     onFailure: (error: unknown) => void,
   ): Promise<void> {
     try {
       await followWaiting(this.workspace, this.controller.signal, {
         status: (status) => {
-          this.toolbar.showStatus(status);
-          onStatus(status);
+          this.feedStatus = status;
+          if (status === 'open') this.openings += 1;
+          else this.toolbar.showStatus(status);
+          onStatus(status, this.openings);
         },
         settled: (key, at) => this.onSettled(key, at),
         arriving: (runId, taskKey, preview) => void this.onArrival(runId, taskKey, preview),
@@ -214,6 +227,11 @@ export class InboxView {
     } catch (error) {
       onFailure(error);
     }
+  }
+
+  /** Says "live" once the list read after the feed's `opening`-th opening is in, if it is still that one. */
+  private showLive(opening: number): void {
+    if (this.feedStatus === 'open' && this.openings === opening) this.toolbar.showStatus('open');
   }
 
   private onSettled(key: string, at: number): void {

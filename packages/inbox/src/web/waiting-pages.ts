@@ -14,6 +14,8 @@ const PAGE = 100;
  * waiting for a hundred to be built and laid out; the next page comes as the person scrolls.
  */
 const FIRST_PAGE = 30;
+/** What an empty list says while its first page is on the way. */
+const READING = 'Reading what waits for you…';
 
 /** What the pages ask of the inbox around them. */
 export interface PagesHost {
@@ -43,11 +45,16 @@ export class WaitingPages {
   private counting: ReturnType<typeof setTimeout> | null = null;
   /** What the last first page read said (its rows and total), to tell whether a later read agrees. */
   private firstRead = '';
+  /**
+   * Whether the list's first page (of this generation) was read: until it is, an empty list
+   * says it is being read, never that nothing waits (a slow network would have it lie).
+   */
+  private pageRead = false;
   /** Counts the list's fresh starts; a read answered for an older one is dropped. */
   generation = 0;
 
-  /** Shown while nothing waits. */
-  readonly empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
+  /** Shown while the list is empty: being read, or nothing waits. */
+  readonly empty = h('p', { class: 'empty' }, READING);
   /** Reads the next page (the list also reads it as the button scrolls into view). */
   readonly more = h(
     'button',
@@ -87,6 +94,8 @@ export class WaitingPages {
     this.options.list.clear(order);
     this.nextCursor = null;
     this.loading = null;
+    this.pageRead = false;
+    this.showEmpty();
     await this.loadPage(order, undefined);
   }
 
@@ -132,7 +141,10 @@ export class WaitingPages {
         ...(cursor ? { cursor } : {}),
       });
       if (generation !== this.generation) return;
-      if (!cursor) this.firstRead = pageSignature(page);
+      if (!cursor) {
+        this.firstRead = pageSignature(page);
+        this.pageRead = true;
+      }
       for (const decision of page.decisions) {
         if (!list.get(decisionKey(decision))) host.add(decision);
       }
@@ -166,9 +178,17 @@ export class WaitingPages {
     this.options.toolbar.showCount(
       shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`,
     );
-    this.empty.hidden = this.total > 0 || shown > 0;
+    this.showEmpty();
     this.more.hidden = this.nextCursor === null;
     this.more.textContent = `Show ${Math.min(PAGE, this.total - shown)} more of ${this.total}`;
     this.options.attention.count(this.total);
+  }
+
+  /** The empty list's line: reading, until the first page came; then only while nothing waits. */
+  private showEmpty(): void {
+    const shown = this.options.list.size;
+    const reading = !this.pageRead && shown === 0;
+    this.empty.hidden = !reading && (this.total > 0 || shown > 0);
+    this.empty.textContent = reading ? READING : 'Nothing is waiting for you.';
   }
 }

@@ -69,6 +69,68 @@ describe.skipIf(browserSkipReason !== null)(
       for (const decision of await f.ws.decisions.list()) await deny(decision);
     });
 
+    it('says neither "live" nor that nothing waits while the list is still being read', async () => {
+      const run = await parkedWrites(f.ws, 'slow', 2);
+      await eventually(async () => (await f.ws.decisions.page({ limit: 1 })).total === 2);
+      let feedSpoke: Promise<unknown> = Promise.resolve();
+      const page = await f.openSignedIn('#/recent', undefined, undefined, async (opened) => {
+        // The waiting list's feed socket: the kernel's first frame says it is open.
+        feedSpoke = new Promise((spoke) =>
+          opened.on('websocket', (socket) => socket.once('framereceived', spoke)),
+        );
+      });
+      await page.locator('.recent-status').filter({ hasText: 'by people' }).waitFor();
+      // Every state the toolbar and the list go through, in order, from here on.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        const look = () => {
+          const status = document.querySelector('.toolbar .status')?.textContent ?? '';
+          const empty = document.querySelector<HTMLElement>('.list-pane .empty');
+          const said = empty && !empty.hidden ? (empty.textContent ?? '') : '';
+          const rows = document.querySelectorAll('.list li.row').length;
+          const state = `${status} | ${rows} rows | ${said}`;
+          if (seen.at(-1) !== state) seen.push(state);
+        };
+        new MutationObserver(look).observe(document.body, {
+          subtree: true,
+          childList: true,
+          characterData: true,
+          attributes: true,
+        });
+      });
+      // A slow network: the waiting list's reads reach the kernel only once let go.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/decisions\.list/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.evaluate(() => {
+        location.hash = '#/';
+      });
+      await feedSpoke;
+      await page.locator('.list-pane .empty').waitFor();
+      expect(await page.locator('.list-pane .empty').textContent()).toBe(
+        'Reading what waits for you…',
+      );
+      expect(await page.locator('.toolbar .status').textContent()).not.toBe('live');
+      release();
+      await page.locator('.status[data-status="live"]').waitFor();
+      expect(await page.locator('.list li.row').count()).toBe(2);
+      const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+      expect(
+        seen.filter((state) => state.startsWith('live') && !state.includes('| 2 rows')),
+      ).toEqual([]);
+      expect(seen.filter((state) => state.includes('Nothing is waiting'))).toEqual([]);
+      expect(seen.at(-1)).toBe('live | 2 rows | ');
+      await page.unroute(/decisions\.list/);
+      for (const task of ['t1', 't2'])
+        await deny((await f.ws.decisions.get(run.id, task)) ?? undefined);
+    });
+
     it('keeps the rows it drew when the read once live agrees with the first', async () => {
       const run = await parkedWrites(f.ws, 'steady', 2);
       await eventually(async () => (await f.ws.decisions.page({ limit: 1 })).total === 2);
@@ -78,10 +140,8 @@ describe.skipIf(browserSkipReason !== null)(
       // A mark on the drawn row's element: it survives only if the row is not drawn again.
       await row.evaluate((element) => element.setAttribute('data-first-drawn', 'yes'));
       release();
+      // "live" is said once the read after the feed opened is in: the list is as it stays.
       await page.locator('.status[data-status="live"]').waitFor();
-      await eventually(() => lists.length === 2, { what: 'the read once live' });
-      // Let the second read's answer land before looking.
-      await page.waitForTimeout(200);
       expect(await row.getAttribute('data-first-drawn')).toBe('yes');
       expect(await page.locator('.list li.row').count()).toBe(2);
       expect(lists.length).toBe(2);
