@@ -5,8 +5,8 @@ import { BODY_LIMIT_HEADER } from '@airlock/core';
 import { createInboxHandler } from '@airlock/inbox';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
-import { authenticateToken, bearerToken } from './api/access.js';
-import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-throttle.js';
+import { type Authentication, authenticateRequest, bearerToken } from './api/access.js';
+import { type AuthFailureLimit, AuthFailureThrottle } from './api/auth-throttle.js';
 import { closeAfterAnswer } from './api/close-after-answer.js';
 import { createOpenApiRoute } from './api/openapi-route.js';
 import { OPERATIONS } from './api/operations.js';
@@ -16,6 +16,8 @@ import {
   continueWhenRead,
   hasLargeTrpcBody,
   hasUnreadBody,
+  MAX_READABLE_BODY,
+  readableBodyLimit,
   readTrpcBody,
   trpcBodyLimit,
   trpcQueryRefusal,
@@ -34,7 +36,6 @@ import { redactUrl } from './logging/redact.js';
 import { serveProtectedMetrics } from './metrics/endpoint.js';
 import type { KernelMetrics } from './metrics/registry.js';
 import { serveDespiteUpgrade } from './other-upgrades.js';
-import type { Principal } from './store/accounts.js';
 import { checkReadiness } from './store/readiness.js';
 import type { CallTracing } from './tracing/call-tracing.js';
 
@@ -116,32 +117,6 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   feedPingMs: 30_000,
 };
 
-/** The outcome of authenticating a tRPC request, taken before its body is read. */
-type Authentication =
-  | { principal: Principal; error: null; at: number }
-  | { principal: null; error: AirlockError; at: number };
-
-async function authenticateRequest(
-  kernel: Kernel,
-  req: IncomingMessage,
-  throttle: AuthFailureThrottle | null,
-): Promise<Authentication> {
-  try {
-    const principal = await authenticateToken(
-      kernel,
-      bearerToken(req.headers.authorization),
-      throttle ? { throttle, peer: peerOf(req) } : null,
-    );
-    return { principal, error: null, at: performance.now() };
-  } catch (error) {
-    return {
-      at: performance.now(),
-      principal: null,
-      error: error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
-    };
-  }
-}
-
 /** A listening HTTP server. */
 export interface HttpHandle {
   server: Server;
@@ -152,6 +127,14 @@ export interface HttpHandle {
 
 /** Serves REST, tRPC (/trpc), the OpenAPI document, and the WebSocket feed and cable. */
 export async function startHttpServer(options: HttpOptions): Promise<HttpHandle> {
+  // A body is decoded into one string: past V8's longest one, a body would be read and then fail.
+  const bodyLimit = readableBodyLimit(options.bodyLimit);
+  if (bodyLimit < options.bodyLimit) {
+    options.logger.warn(
+      { bodyLimit: options.bodyLimit, readable: MAX_READABLE_BODY },
+      `the body limit is past the largest body the kernel can read; it reads up to ${MAX_READABLE_BODY} bytes`,
+    );
+  }
   const rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : null;
   const authThrottle = options.authFailureLimit
     ? new AuthFailureThrottle(options.authFailureLimit)
@@ -178,7 +161,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const trpc = createHTTPHandler({
     router: createAppRouter({ pingMs: timeouts.feedPingMs }),
     basePath: '/trpc/',
-    maxBodySize: options.bodyLimit,
+    maxBodySize: bodyLimit,
     maxBatchSize: MAX_TRPC_BATCH,
     async createContext({ req, res }): Promise<TrpcContext> {
       // As every REST answer (api/rest.ts): for its caller alone, read only as its type.
@@ -234,7 +217,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     keepAliveTimeout: timeouts.idleMs,
     connectionsCheckingInterval: timeouts.checkIntervalMs,
   };
-  const bodyLimitText = String(options.bodyLimit);
+  const bodyLimitText = String(bodyLimit);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) measureRequest(metrics, res);
     if (tracing) tracing.serve(req, res, () => handle(req, res));
@@ -279,24 +262,30 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       const name = url.pathname.slice('/trpc/'.length);
       if (TRPC_NAMES.has(name)) noteOperation(res, name);
       if (req.headers.accept?.includes('text/event-stream')) connections.streaming(socket);
-      void authenticateRequest(options.kernel, req, authThrottle).then(async (auth) => {
-        authentications.set(req, auth);
-        // A refused caller's body is never read: the connection closes after the answer.
-        if (auth.error && hasUnreadBody(req)) closeAfterAnswer(res);
-        else if (req.method === 'POST') {
-          // Read here, not by tRPC: bytes that are not UTF-8 are refused, never stored as U+FFFD.
-          const caller = { limit: options.bodyLimit, plane: auth.principal?.kind ?? null };
-          const refusal = await readTrpcBody(req, trpcBodyLimit(name, caller, OPERATIONS));
-          if (refusal) bodyRefusals.set(req, refusal);
-          if (refusal instanceof AirlockError && refusal.code === 'payload_too_large') {
-            closeAfterAnswer(res);
+      void authenticateRequest(options.kernel, req, authThrottle)
+        .then(async (auth) => {
+          authentications.set(req, auth);
+          // A refused caller's body is never read: the connection closes after the answer.
+          if (auth.error && hasUnreadBody(req)) closeAfterAnswer(res);
+          else if (req.method === 'POST') {
+            // Read here, not by tRPC: bytes that are not UTF-8 are refused, never stored as U+FFFD.
+            const caller = { limit: bodyLimit, plane: auth.principal?.kind ?? null };
+            const refusal = await readTrpcBody(req, trpcBodyLimit(name, caller, OPERATIONS));
+            if (refusal) bodyRefusals.set(req, refusal);
+            if (refusal instanceof AirlockError && refusal.code === 'payload_too_large') {
+              closeAfterAnswer(res);
+            }
+          } else if (req.method === 'GET') {
+            const refusal = trpcQueryRefusal(url);
+            if (refusal) bodyRefusals.set(req, refusal);
           }
-        } else if (req.method === 'GET') {
-          const refusal = trpcQueryRefusal(url);
-          if (refusal) bodyRefusals.set(req, refusal);
-        }
-        trpc(req, res);
-      });
+          trpc(req, res);
+        })
+        .catch((error: unknown) => {
+          // Nothing above should throw; if it does, the request fails, never the process.
+          options.logger.error({ err: error, operation: name }, 'request failed');
+          if (!res.headersSent) sendError(res, new AirlockError('internal', 'internal error'));
+        });
       return;
     }
     if (openapi(req, res, url)) return;

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { OWN_WORKSPACE } from '@airlock/core';
 import { bearerTokenOf } from '@airlock/core/wire';
 import { AirlockError } from '../errors.js';
@@ -6,7 +7,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import { requireAdmin } from '../kernel/verbs/member-roles.js';
 import { authenticate, credentialIsActive, type Principal } from '../store/accounts.js';
 import { applicationOfRun } from '../store/runs.js';
-import type { AuthFailureThrottle } from './auth-throttle.js';
+import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import type { Operation } from './operation.js';
 
 /** Reads the bearer token of an Authorization header (or a `access_token` fallback). */
@@ -38,6 +39,36 @@ export async function authenticateToken(
   if (!token)
     throw new AirlockError('unauthenticated', 'send a bearer token: Authorization: Bearer <token>');
   throw new AirlockError('unauthenticated', 'the token is unknown or revoked');
+}
+
+/** The outcome of authenticating a request, taken before its body is read. */
+export type Authentication =
+  | { principal: Principal; error: null; at: number }
+  | { principal: null; error: AirlockError; at: number };
+
+/**
+ * Authenticates a request's bearer token as {@link authenticateToken} does,
+ * with the peer's throttle, and answers the failure as data instead of throwing it.
+ */
+export async function authenticateRequest(
+  kernel: Kernel,
+  req: IncomingMessage,
+  throttle: AuthFailureThrottle | null,
+): Promise<Authentication> {
+  try {
+    const principal = await authenticateToken(
+      kernel,
+      bearerToken(req.headers.authorization),
+      throttle ? { throttle, peer: peerOf(req) } : null,
+    );
+    return { principal, error: null, at: performance.now() };
+  } catch (error) {
+    return {
+      at: performance.now(),
+      principal: null,
+      error: error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
+    };
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
+import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from './operations.js';
-import { trpcBodyLimit } from './request-body.js';
+import { MAX_READABLE_BODY, readBody, trpcBodyLimit } from './request-body.js';
 
 const MIB = 1024 * 1024;
 
@@ -21,5 +23,27 @@ describe('trpcBodyLimit', () => {
     expect(trpcBodyLimit('hooks.event', { limit: 32 * MIB, plane: 'agent' }, OPERATIONS)).toBe(
       32 * MIB,
     );
+  });
+});
+
+describe('readBody', () => {
+  /** A request announcing `length` bytes whose body stream holds none (it ends at once). */
+  function announcing(length: number): IncomingMessage {
+    const stream = new PassThrough();
+    stream.end();
+    return Object.assign(stream, {
+      headers: { 'content-length': String(length) },
+    }) as unknown as IncomingMessage;
+  }
+
+  it("refuses a body past V8's longest string before reading it, whatever the limit says", async () => {
+    // A 1 GiB limit (the CLI takes up to that) would read a body it could never decode.
+    const refused = readBody(announcing(MAX_READABLE_BODY + 1), 1024 * MIB);
+    await expect(refused).rejects.toMatchObject({
+      code: 'payload_too_large',
+      detail: `the body limit is ${MAX_READABLE_BODY} bytes`,
+    });
+    // At the bound itself the body is read (this one is empty).
+    await expect(readBody(announcing(MAX_READABLE_BODY), 1024 * MIB)).resolves.toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { constants, isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CredentialKind, OperationContract } from '@airlock/core';
 import { AirlockError } from '../errors.js';
@@ -21,10 +21,24 @@ export function continueWhenRead(req: IncomingMessage, res: ServerResponse): voi
 }
 
 /**
- * Reads a request body up to a limit.
+ * The largest body the kernel can read, whatever its configured limit says:
+ * a body is decoded into one string (for JSON.parse), and V8 makes none past
+ * this many UTF-16 units, which a UTF-8 body of as many bytes never exceeds.
+ * A larger body would fail while being decoded, after it was all read.
+ */
+export const MAX_READABLE_BODY = constants.MAX_STRING_LENGTH;
+
+/** A configured body limit as the kernel applies it: at most {@link MAX_READABLE_BODY}. */
+export function readableBodyLimit(limit: number): number {
+  return Math.min(limit, MAX_READABLE_BODY);
+}
+
+/**
+ * Reads a request body up to a limit (at most {@link MAX_READABLE_BODY}).
  * @throws AirlockError payload_too_large past the limit.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, configured: number): Promise<Buffer> {
+  const limit = readableBodyLimit(configured);
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     return Promise.reject(
