@@ -30,6 +30,12 @@ describe('URL canonicalization', () => {
     ['http://example.com:80/', 'http://example.com/'],
     ['http://example.com:8080/x', 'http://example.com:8080/x'],
     ['not a url', 'not a url'],
+    // Credentials and a trailing dot name no other place: a rule reads the host alone.
+    ['https://u:p@internal.example.com/x', 'https://internal.example.com/x'],
+    ['https://internal.example.com./x', 'https://internal.example.com/x'],
+    ['https://internal.example.com../x', 'https://internal.example.com/x'],
+    ['https://api.example.com@evil.test/x', 'https://evil.test/x'],
+    ['ftp://user@files.example.com:21/a', 'ftp://files.example.com/a'],
   ])('%s -> %s', (raw, text) => {
     expect(canonicalUrl(raw).text).toBe(text);
   });

@@ -62,14 +62,24 @@ export function canonicalPath(raw: string, projectRoot: string | undefined): Can
 
 /**
  * Normalizes a URL: scheme and host lower-case, the default port dropped,
- * dot segments of the path removed. Text that is no absolute URL is kept as given.
+ * dot segments of the path removed, and what names no other place dropped:
+ * the credentials before the host (`user:pass@`) and a host's trailing dot
+ * (`example.com.`), so a rule over `https://example.com/*` reads every
+ * spelling of that host, and `https://example.com@evil.test/` reads as
+ * evil.test. Text that is no absolute URL is kept as given.
  */
 export function canonicalUrl(raw: string): CanonicalTarget {
+  let url: URL;
   try {
-    return { kind: 'url', text: new URL(raw).href, rooted: false, raw };
+    url = new URL(raw);
   } catch {
     return { kind: 'url', text: raw, rooted: false, raw };
   }
+  url.username = '';
+  url.password = '';
+  const host = url.hostname.replace(/\.+$/, '');
+  if (host !== url.hostname && host !== '') url.hostname = host;
+  return { kind: 'url', text: url.href, rooted: false, raw };
 }
 
 function collect(value: unknown, tokens: readonly string[], out: string[]): void {
