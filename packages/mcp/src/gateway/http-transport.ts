@@ -7,6 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { credentialKind, isExecutorCredential } from './client-credential.js';
 import { checkedByKernel, credentialRefusal } from './credential-check.js';
+import { bodyProblem, INVALID_REQUEST, readableId } from './json-rpc-envelope.js';
 import { foreignRequest } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
@@ -138,12 +139,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 const hash = (token: string) => createHash('sha256').update(token).digest();
 
-/** The id of a body that is one JSON-RPC request, or null (a batch, a notification). */
-function requestIdOf(body: unknown): string | number | null {
-  const id = (body as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
 /**
  * Serves MCP over Streamable HTTP at `/mcp`. A request from a foreign
  * browser origin (or, on loopback, for a foreign host name) is refused
@@ -230,11 +225,17 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
         const parseError = { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' };
         return answerError(res, 400, parseError, req);
       }
+      // JSON that is no JSON-RPC message: -32600, as the stdio front answers it (the SDK says -32700).
+      const problem = bodyProblem(body);
+      if (problem !== null) {
+        const invalid = { code: INVALID_REQUEST, message: `Invalid Request: ${problem}` };
+        return answerError(res, 400, invalid, req, readableId(body));
+      }
     }
     if (session) {
       // The credential may have been revoked since the session opened: a message the kernel
       // does not see is answered only while it still stands.
-      if (req.method === 'POST' && !checkedByKernel(body) && !(await verified(requestIdOf(body)))) {
+      if (req.method === 'POST' && !checkedByKernel(body) && !(await verified(readableId(body)))) {
         return;
       }
       return serve(session, req, res, body);
@@ -244,7 +245,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     }
     const tokenHash = hash(token);
     const key = tokenHash.toString('hex');
-    const id = (body as unknown as { id?: string | number }).id ?? null;
+    const id = readableId(body);
     if (counts.of(key) >= perCredential) {
       const message = `this credential already holds ${perCredential} open MCP sessions; end one (DELETE) or wait for it to go idle`;
       return refuse(res, 429, message, req, id);

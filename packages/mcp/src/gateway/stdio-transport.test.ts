@@ -125,3 +125,23 @@ describe('the stdio transport when the client closes its input', () => {
     expect(served.lines.filter((line) => line.id === 'same')).toHaveLength(2);
   });
 });
+
+describe('the stdio transport reading a line that is no JSON-RPC message', () => {
+  it.each([
+    ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null, '"id" must be a string or an integer'],
+    [
+      '{"jsonrpc":"2.0","id":"x","method":"ping","extra":1}',
+      'x',
+      '"extra" is no member of a JSON-RPC message',
+    ],
+  ])('%s answers -32600 with id %s: %s', async (line, id, reason) => {
+    const served = await servedTransport();
+    served.input.write(`${line}\n`);
+    await until(() => served.lines.some((answer) => 'error' in answer));
+    expect(served.lines.find((answer) => 'error' in answer)).toEqual({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: `Invalid Request: ${reason}` },
+    });
+  });
+});

@@ -1,50 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_MESSAGE_LIMIT } from './http-transport.js';
+import { INVALID_REQUEST, readableId, readEnvelope } from './json-rpc-envelope.js';
 
 /** The longest line the stdio gateway reads: the HTTP front's body limit, 4 MiB. */
 export const STDIO_LINE_LIMIT = MCP_MESSAGE_LIMIT;
 
 const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
 
 /** Why a stdio client's connection ended: null when its input ended, else what broke it. */
 export type StdioEnd = Error | null;
-
-/** The id of a JSON-RPC message when it has a usable one, else null (as JSON-RPC answers then). */
-function readableId(value: unknown): string | number | null {
-  if (typeof value !== 'object' || value === null || !('id' in value)) return null;
-  const { id } = value as { id: unknown };
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-}
-
-/** What makes a value no JSON-RPC 2.0 message, in one line for the client. */
-function envelopeProblem(value: unknown): string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return 'a message is one JSON object (batches are not part of MCP)';
-  }
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
-  if ('id' in message && readableId(message) === null) return '"id" must be a string or a number';
-  if ('method' in message && typeof message.method !== 'string') return '"method" must be a string';
-  const params = message.params;
-  if (
-    params !== undefined &&
-    (typeof params !== 'object' || params === null || Array.isArray(params))
-  ) {
-    return '"params" must be an object';
-  }
-  const meta = (params as { _meta?: unknown } | undefined)?._meta;
-  if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
-    return '"params._meta" must be an object';
-  }
-  const token = (meta as { progressToken?: unknown } | undefined)?.progressToken;
-  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') {
-    return '"params._meta.progressToken" must be a string or a number';
-  }
-  return 'it is no JSON-RPC 2.0 request, notification or response';
-}
 
 /**
  * MCP over newline-delimited JSON on stdin/stdout for one client. Unlike the
@@ -135,14 +101,12 @@ export class GatewayStdioTransport implements Transport {
       this.onerror?.(new Error('the client sent a line that is not JSON'));
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
-      const problem = envelopeProblem(value);
+    const { message, problem } = readEnvelope(value);
+    if (!message) {
       this.answer(readableId(value), INVALID_REQUEST, `Invalid Request: ${problem}`);
       this.onerror?.(new Error(`the client sent an invalid JSON-RPC message (${problem})`));
       return;
     }
-    const message = parsed.data;
     if ('method' in message && 'id' in message) {
       this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
     }
