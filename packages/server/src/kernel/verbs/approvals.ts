@@ -7,7 +7,7 @@ import type {
   TaskView,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
-import { type Principal, principalName } from '../../store/accounts.js';
+import { lockWorkspaceRow, type Principal, principalName } from '../../store/accounts.js';
 import {
   type ApprovalRecord,
   listApprovals,
@@ -249,6 +249,10 @@ export function approveTask(
     checkMove('approve', row, run);
     checkStillWaiting(row, tx.now);
     if (request.version !== undefined) checkVersion(row, request.version);
+    // A remember reads an overlay and writes it back: approvals remembering into one document
+    // at once (calls of two runs of a conversation) take turns, each appending to the last's.
+    // Taken before any row moves, in the order revocations and policy writes take it.
+    if (request.remember !== undefined) await lockWorkspaceRow(tx, run.workspace_id);
     const edit =
       request.toolInput !== undefined &&
       !isDeepStrictEqual(request.toolInput, JSON.parse(row.tool_input));

@@ -132,4 +132,17 @@ describe('approve and remember, where the remembered allow is read', () => {
     expect((await d.member.get(path)).body.digest).toBe(untrusted.digest);
     expect((await d.member.get(task)).body.state).toBe('needs_approval');
   });
+
+  it('refuses a rule no overlay takes with 422 remember_unavailable and its problems', async () => {
+    const runId = await turn(await newConversation());
+    expect(await firstRowState(runId)).toBe('needs_approval');
+    const task = `${d.ws}/runs/${runId}/tasks/t1`;
+    const refused = await d.member.post(`${task}/approve`, {
+      remember: { scope: 'conversation', rule: { targets: ['/etc/**'] } },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('remember_unavailable');
+    expect(refused.body.error.problems.length).toBeGreaterThan(0);
+    expect((await d.member.get(task)).body.state).toBe('needs_approval');
+  });
 });

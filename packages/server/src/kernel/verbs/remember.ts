@@ -195,8 +195,8 @@ function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal):
  * already allowed it (a remembered rule would change nothing), an overlay rule
  * read before the remembered one parked it (a scope read first, or earlier in
  * the same group), the project document holds untrusted changes, or the run
- * has no owner of that scope; invalid_configuration for
- * a rule the overlay would refuse; admin_required for project scope asked by an approver,
+ * has no owner of that scope, or the rule is one the overlay would refuse (with
+ * its problems); admin_required for project scope asked by an approver,
  * or any scope while the approval policy asks more than one approval by any member
  * (allow-writers.ts).
  */
@@ -238,8 +238,9 @@ export async function rememberApproval(
     remember.scope,
   );
   if (!next.ok) {
+    // The approve's own refusal (its contract's code), with every problem of the rule.
     throw new AirlockError(
-      'invalid_configuration',
+      'remember_unavailable',
       'the rule to remember is not a valid overlay rule; nothing was changed',
       next.problems,
     );
