@@ -2,7 +2,12 @@ import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { syncDirectory } from '../store/directory-sync.js';
 import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
-import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
+import {
+  DataDirInUseError,
+  holdDataDir,
+  KERNEL_LOCK_DATABASE,
+  KERNEL_LOCK_FILE,
+} from '../store/sqlite/kernel-lock.js';
 import { restoreSqliteStore } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
 import type { BackupArgs } from './backup-args.js';
@@ -17,8 +22,11 @@ import { continuedReport, type FenceOutcome, fenceReport, fenceStore } from './f
  */
 export async function runRestore(options: BackupArgs): Promise<number> {
   let release = () => {};
+  let held = false;
   const dataDir = resolve(options.dataDir);
   const madeFrom = outermostMissing(dataDir);
+  // Taking the lock makes its file: a refused restore takes it away again (see dropMadeLock).
+  const lockMade = !existsSync(join(dataDir, KERNEL_LOCK_DATABASE));
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
     checkRestorePaths({ file: options.file, dataDir: options.dataDir });
@@ -26,6 +34,7 @@ export async function runRestore(options: BackupArgs): Promise<number> {
     let runningKernel: { pid: number | null } | null = null;
     try {
       release = holdDataDir(options.dataDir);
+      held = true;
     } catch (error) {
       if (!(error instanceof DataDirInUseError)) throw error;
       runningKernel = { pid: error.holder?.pid ?? null };
@@ -67,6 +76,7 @@ export async function runRestore(options: BackupArgs): Promise<number> {
     );
     return 0;
   } catch (error) {
+    if (held && lockMade) dropMadeLock(dataDir);
     release();
     if (madeFrom) removeMadeDirectories(dataDir, madeFrom);
     return refused('restore', error, options);
@@ -105,7 +115,26 @@ function removeMadeDirectories(dataDir: string, madeFrom: string): void {
 }
 
 /** What taking a data directory's lock leaves in it (see store/sqlite/kernel-lock.ts). */
-const LOCK_FILES = new Set(['kernel.lock', 'kernel.lock.sqlite', 'kernel.lock.sqlite-journal']);
+const LOCK_FILES = new Set([
+  KERNEL_LOCK_FILE,
+  KERNEL_LOCK_DATABASE,
+  `${KERNEL_LOCK_DATABASE}-journal`,
+]);
+
+/**
+ * Removes the lock database a refused restore made by taking the directory's
+ * lock, while it still holds it, so a refusal leaves the directory as it found
+ * it. A start that opens the path from then on makes a new file and waits on
+ * nothing; only one that opened the old file in the instant before (and waits
+ * on it) could hold a lock nobody else sees, the same narrow window the
+ * removal of a data directory the restore made always had. A lock file that
+ * was there before (a kernel served the directory) is never removed.
+ */
+function dropMadeLock(dataDir: string): void {
+  for (const name of [KERNEL_LOCK_DATABASE, `${KERNEL_LOCK_DATABASE}-journal`]) {
+    rmSync(join(dataDir, name), { force: true });
+  }
+}
 
 /**
  * Removes a data directory a refused restore made (to take its lock), so a
