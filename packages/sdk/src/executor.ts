@@ -172,44 +172,45 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const controller = new AbortController();
     let lost = false;
     let committing = false;
+    let stopWaiting: () => void = () => {};
+    // Settles once the handler is no longer waited for: its claim was lost, or the executor closed
+    // with abort. A handler that ignores its signal then holds no slot and no heartbeats.
+    const abandoned = new Promise<null>((resolve) => {
+      stopWaiting = () => resolve(null);
+    });
+    const loseClaim = (error: Error) => {
+      // A heartbeat that crossed the commit on the wire says lease_lost of a committed row:
+      // the commit's own answer tells whether the lease was lost.
+      if (committing) return;
+      lease.stop();
+      lost = true;
+      report(error, task);
+      controller.abort(error);
+      stopWaiting();
+    };
     const lease = holdLease({
       operations,
       address,
       leaseMs,
       claim,
       sentAt,
-      onLost: (error) => {
-        // A heartbeat that crossed the commit on the wire says lease_lost of a committed row:
-        // the commit's own answer tells whether the lease was lost.
-        if (committing) return;
-        lost = true;
-        report(error, task);
-        controller.abort(error);
-      },
+      onLost: loseClaim,
       // No heartbeat renewed the lease in time: the row may be another executor's by now, so
       // the handler is told to stop and nothing is committed.
-      onLapsed: () => {
-        if (committing) return;
-        lease.stop();
-        lost = true;
-        const error = new ToolError(
-          'lease_lost',
-          `the lease on ${held} lapsed with no heartbeat answered: the row may run elsewhere`,
-        );
-        report(error, task);
-        controller.abort(error);
-      },
+      onLapsed: () =>
+        loseClaim(
+          new ToolError(
+            'lease_lost',
+            `the lease on ${held} lapsed with no heartbeat answered: the row may run elsewhere`,
+          ),
+        ),
     });
-    let onClose: () => void = () => {};
-    // Settles when the executor closes with abort: a handler that ignores its signal is not waited for.
-    const abandoned = new Promise<null>((resolve) => {
-      onClose = () => {
-        // A commit already on the wire is not waited for: its row's lease must not be kept alive meanwhile.
-        lease.stop();
-        controller.abort(new ToolError('executor_closed', 'the executor closed'));
-        resolve(null);
-      };
-    });
+    const onClose = () => {
+      // A commit already on the wire is not waited for: its row's lease must not be kept alive meanwhile.
+      lease.stop();
+      controller.abort(new ToolError('executor_closed', 'the executor closed'));
+      stopWaiting();
+    };
     if (closed.signal.aborted) onClose();
     else closed.signal.addEventListener('abort', onClose, { once: true });
     const deadlineIn = untilDeadline(claim, sentAt);

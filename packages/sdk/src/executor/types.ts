@@ -4,7 +4,11 @@ import type { ClaimView, TaskView } from '../views.js';
 
 /** What a tool handler is given besides the task's input. */
 export interface ToolContext {
-  /** Aborted when the lease is lost, the task's deadline passes, or the executor closes. */
+  /**
+   * Aborted when the lease is lost, the task's deadline passes, or the executor closes. Once
+   * the claim is lost (or the executor closes with abort) the handler is no longer waited for:
+   * what it returns later is dropped, and its slot goes to the next row.
+   */
   signal: AbortSignal;
   /** The claimed task row. */
   task: TaskView;
