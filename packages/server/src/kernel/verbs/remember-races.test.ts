@@ -37,6 +37,7 @@ describe.skipIf(postgres.skip !== null)('approvals remembering at once on Postgr
     await waitFor(
       async () =>
         (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body.state === 'needs_approval',
+      { timeoutMs: 60_000, what: `the deploy to ${env} to park` },
     );
     return runId;
   }
@@ -60,5 +61,5 @@ describe.skipIf(postgres.skip !== null)('approvals remembering at once on Postgr
         group.rules.map((rule) => rule.arguments[''].env),
     );
     expect([...remembered].sort()).toEqual(envs);
-  });
+  }, 180_000);
 });

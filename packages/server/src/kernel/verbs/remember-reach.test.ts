@@ -12,7 +12,7 @@ const rounds = [{ tool_calls: [deployCall] }, { final: 'done' }];
  * not behind the overlay rule that parked it (read first), and not in a project document that
  * never applies because nobody trusted it.
  */
-describe('approve and remember, where the remembered allow is read', () => {
+describe('approve and remember, where the remembered allow is read', { timeout: 120_000 }, () => {
   let d: Deployment;
   beforeAll(async () => {
     d = await deploy(sqlite!);
@@ -28,10 +28,13 @@ describe('approve and remember, where the remembered allow is read', () => {
 
   /** The state of a run's first row once the stage decided it. */
   async function firstRowState(runId: string): Promise<string> {
-    return waitFor(async () => {
-      const state = (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body.state as string;
-      return state === 'ready' ? null : state;
-    });
+    return waitFor(
+      async () => {
+        const state = (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body.state as string;
+        return state === 'ready' ? null : state;
+      },
+      { timeoutMs: 60_000, what: `the first row of ${runId} to leave ready` },
+    );
   }
 
   /** A member's own run (its user document applies) calling deploy. */
