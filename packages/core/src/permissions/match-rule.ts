@@ -1,7 +1,7 @@
 import { compileGlob, type Glob } from '../glob/byte-glob.js';
 import { pointerTokens } from '../issues/problem.js';
 import type { PermissionRule, ToolManifestEntry } from '../schemas/permissions.js';
-import { compileRootedPattern, type RootedPattern } from './rooted-pattern.js';
+import { bindingPatternNames, rooted, type TargetCoverage } from './target-coverage.js';
 import type { CanonicalTarget } from './targets.js';
 
 /** A call as the permission rules read it. */
@@ -15,7 +15,6 @@ export interface PermissionCallFacts {
 }
 
 const globs = new Map<string, Glob | null>();
-const patterns = new Map<string, RootedPattern>();
 const CACHE_LIMIT = 5000;
 
 function glob(source: string): Glob | null {
@@ -25,16 +24,6 @@ function glob(source: string): Glob | null {
     compiled = result.ok ? result.value : null;
     if (globs.size >= CACHE_LIMIT) globs.clear();
     globs.set(source, compiled);
-  }
-  return compiled;
-}
-
-function rooted(source: string): RootedPattern {
-  let compiled = patterns.get(source);
-  if (compiled === undefined) {
-    compiled = compileRootedPattern(source);
-    if (patterns.size >= CACHE_LIMIT) patterns.clear();
-    patterns.set(source, compiled);
   }
   return compiled;
 }
@@ -94,42 +83,9 @@ function argumentsMatch(rule: PermissionRule, input: unknown): boolean {
 }
 
 /**
- * The directory every path a rooted pattern matches lies in, as far as its literal segments
- * say (`config/secrets` for `config/secrets/**`, `.` for `**` or `*.key`).
- */
-function literalDirectory(source: string): string {
-  const segments = source.split('/');
-  const literal: string[] = [];
-  // The last segment names the matched path itself, not a directory holding it.
-  for (const segment of segments.slice(0, -1)) {
-    if (segment.includes('*') || segment.includes('?')) break;
-    literal.push(segment);
-  }
-  return literal.length === 0 ? '.' : literal.join('/');
-}
-
-/** Whether `path` (canonical, rooted) is `directory` or a directory above it. */
-function holds(path: string, directory: string): boolean {
-  return path === '.' || path === directory || directory.startsWith(`${path}/`);
-}
-
-/** What a target pattern reads of a call beside the target itself. */
-export interface TargetCoverage {
-  /**
-   * The call removes its path targets with everything under them (its tool has the
-   * `delete` or `destructive` trait): a deny or ask then also names a directory holding
-   * every path its pattern matches (`config` or `.` for `config/secrets/**`).
-   */
-  readonly removesTree?: boolean;
-}
-
-/**
- * True when one of the rule's target patterns names this target. For a deny or an ask, a
- * pattern that names everything in a directory (`secrets/**`, `secrets/*`) names the
- * directory itself too (`secrets`, `secrets/`): a call on the directory (deleting it, moving
- * it) reaches every path the pattern guards; so does removing a directory above them all,
- * the project root's own included (see {@link TargetCoverage}). An allow covers what its
- * pattern matches alone.
+ * True when one of the rule's target patterns names this target. A deny or an ask also
+ * names what a call on a path reaches beyond the path's own text (see
+ * {@link bindingPatternNames}); an allow covers what its pattern matches alone.
  */
 export function ruleCoversTarget(
   rule: PermissionRule,
@@ -139,17 +95,12 @@ export function ruleCoversTarget(
   if (target.kind === 'path') {
     const binds = rule.verdict !== 'allow';
     // A directory above the project root holds every path a rooted pattern can match.
-    if (target.holdsProject === true) return binds && coverage.removesTree === true;
-    if (!target.rooted) return false;
-    const directory = `${target.text}/`;
-    return (rule.targets ?? []).some((source) => {
-      const pattern = rooted(source);
-      if (pattern.matches(target.text)) return true;
-      if (!binds) return false;
-      // A pattern has no empty segment, so only a last `/*` or `/**` matches a trailing `/`.
-      if (pattern.matches(directory)) return true;
-      return coverage.removesTree === true && holds(target.text, literalDirectory(source));
-    });
+    if (target.holdsProject === true && binds && coverage.removesTree === true) return true;
+    const path = target.rooted ? target.text : binds ? target.rootedWhenFolded : undefined;
+    if (path === undefined) return false;
+    return (rule.targets ?? []).some((source) =>
+      binds ? bindingPatternNames(source, path, coverage) : rooted(source).matches(path),
+    );
   }
   return (rule.urls ?? []).some((source) => glob(source)?.matches(target.text));
 }

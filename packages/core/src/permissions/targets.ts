@@ -10,6 +10,12 @@ export interface CanonicalTarget {
   readonly rooted: boolean;
   /** For a path outside the project: true when it is a directory above the project root (`/`). */
   readonly holdsProject?: boolean;
+  /**
+   * For a path outside the project as written that lies inside it once case and Unicode
+   * normalisation are set aside (`/REPO/src/a.ts` under `/repo`): its rooted form, which a
+   * deny or ask reads (see target-coverage.ts); an allow never does.
+   */
+  readonly rootedWhenFolded?: string;
   /** The input text it came from. */
   readonly raw: string;
 }
@@ -50,14 +56,26 @@ export function canonicalPath(raw: string, projectRoot: string | undefined): Can
     const relative = clean.slice(root.length).join('/');
     return { kind: 'path', text: relative || '.', rooted: true, raw };
   }
-  const holdsProject = clean.every((segment, index) => root[index] === segment);
+  const alike = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && foldedPathText(a) === foldedPathText(b);
+  const holdsProject = clean.every((segment, index) => alike(root[index], segment));
+  const foldedInside = root.every((segment, index) => alike(clean[index], segment));
   return {
     kind: 'path',
     text: `/${clean.join('/')}`,
     rooted: false,
     raw,
     ...(holdsProject ? { holdsProject } : {}),
+    ...(foldedInside ? { rootedWhenFolded: clean.slice(root.length).join('/') || '.' } : {}),
   };
+}
+
+/**
+ * A path's text as a file system that ignores case and Unicode normalisation names it
+ * (macOS's default APFS, Windows): `Secrets/Café` and `secrets/cafe\u0301` are one file there.
+ */
+export function foldedPathText(text: string): string {
+  return text.normalize('NFC').toLowerCase();
 }
 
 /**

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { PermissionRule } from '../schemas/permissions.js';
+import { evaluatePermissions } from './evaluate-permissions.js';
+import { FIXTURE_MANIFEST } from './fixtures/manifest.js';
+import { canonicalPath } from './targets.js';
+
+/** What the autonomous set (which allows everything) decides under one conversation rule. */
+function decided(rule: PermissionRule, toolName: string, path: string) {
+  return evaluatePermissions({
+    toolName,
+    input: { path },
+    manifest: FIXTURE_MANIFEST,
+    projectRoot: '/repo',
+    ruleSetId: 'autonomous',
+    customRuleSets: undefined,
+    approvalMode: 'bypass',
+    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
+  }).verdict;
+}
+
+describe('a path that names the same file once case and normalisation are set aside', () => {
+  const deny: PermissionRule = { verdict: 'deny', targets: ['secrets/**', 'notes/café.md'] };
+
+  it('is named by a deny, as macOS and Windows file systems name it', () => {
+    for (const path of [
+      'SECRETS/key',
+      'Secrets',
+      'notes/CAFÉ.md',
+      'notes/cafe\u0301.md',
+      '/REPO/secrets/key',
+      '/Repo/Notes/Cafe\u0301.md',
+    ]) {
+      expect(decided(deny, 't_read', path), path).toBe('deny');
+    }
+    expect(decided(deny, 't_read', 'secretsx/key')).toBe('allow');
+    expect(decided(deny, 't_read', 'notes/cafe.md')).toBe('allow');
+  });
+
+  it('is named by an ask too, and a removal above it folds the same way', () => {
+    const ask: PermissionRule = { verdict: 'ask', targets: ['config/secrets/**'] };
+    expect(decided(ask, 't_write', 'CONFIG/Secrets/a')).toBe('ask');
+    expect(decided(ask, 't_delete', 'Config')).toBe('ask');
+    expect(decided(ask, 't_delete', '/REPO')).toBe('ask');
+  });
+
+  it('is not covered by an allow, which grants only what it names as written', () => {
+    const allow: PermissionRule = { verdict: 'allow', targets: ['src/**'] };
+    const supervised = (path: string) =>
+      evaluatePermissions({
+        toolName: 't_write',
+        input: { path },
+        manifest: FIXTURE_MANIFEST,
+        projectRoot: '/repo',
+        ruleSetId: 'supervised',
+        customRuleSets: undefined,
+        approvalMode: 'bypass',
+        overlays: { conversation: [{ ruleSetId: 'supervised', rules: [allow] }] },
+      }).verdict;
+    expect(supervised('src/a.ts')).toBe('allow');
+    expect(supervised('SRC/a.ts')).toBe('ask');
+  });
+
+  it('keeps the canonical text as written, and its rooted form once folded beside it', () => {
+    expect(canonicalPath('/REPO/secrets/key', '/repo')).toMatchObject({
+      text: '/REPO/secrets/key',
+      rooted: false,
+      rootedWhenFolded: 'secrets/key',
+    });
+    expect(canonicalPath('/etc/passwd', '/repo').rootedWhenFolded).toBeUndefined();
+  });
+});

@@ -1,0 +1,81 @@
+import { compileRootedPattern, type RootedPattern } from './rooted-pattern.js';
+import { foldedPathText } from './targets.js';
+
+/**
+ * What a deny or an ask over rooted path patterns names of a call beyond the paths its
+ * patterns match: a call on a path reaches more than that path's text. Never an allow's
+ * reading: widening what an allow covers would grant what nobody wrote.
+ */
+
+const patterns = new Map<string, RootedPattern>();
+const CACHE_LIMIT = 5000;
+
+/** A rooted pattern compiled once per source. */
+export function rooted(source: string): RootedPattern {
+  let compiled = patterns.get(source);
+  if (compiled === undefined) {
+    compiled = compileRootedPattern(source);
+    if (patterns.size >= CACHE_LIMIT) patterns.clear();
+    patterns.set(source, compiled);
+  }
+  return compiled;
+}
+
+/** What a target pattern reads of a call beside the target itself. */
+export interface TargetCoverage {
+  /**
+   * The call removes its path targets with everything under them (its tool has the
+   * `delete` or `destructive` trait): a deny or ask then also names a directory holding
+   * every path its pattern matches (`config` or `.` for `config/secrets/**`).
+   */
+  readonly removesTree?: boolean;
+}
+
+/**
+ * The directory every path a rooted pattern matches lies in, as far as its literal segments
+ * say (`config/secrets` for `config/secrets/**`, `.` for `**` or `*.key`).
+ */
+function literalDirectory(source: string): string {
+  const segments = source.split('/');
+  const literal: string[] = [];
+  // The last segment names the matched path itself, not a directory holding it.
+  for (const segment of segments.slice(0, -1)) {
+    if (segment.includes('*') || segment.includes('?')) break;
+    literal.push(segment);
+  }
+  return literal.length === 0 ? '.' : literal.join('/');
+}
+
+/** Whether `path` (canonical, rooted) is `directory` or a directory above it. */
+function holds(path: string, directory: string): boolean {
+  return path === '.' || path === directory || directory.startsWith(`${path}/`);
+}
+
+function namesAsWritten(source: string, path: string, coverage: TargetCoverage): boolean {
+  const pattern = rooted(source);
+  // A pattern has no empty segment, so only a last `/*` or `/**` matches a trailing `/`.
+  if (pattern.matches(path) || pattern.matches(`${path}/`)) return true;
+  return coverage.removesTree === true && holds(path, literalDirectory(source));
+}
+
+/**
+ * Whether a deny's or an ask's rooted pattern names a call's path (canonical, rooted): the
+ * path it matches; the directory itself when the pattern names everything in it
+ * (`secrets/**` or `secrets/*` names `secrets`), since a call on the directory (deleting,
+ * moving it) reaches every path under it; a directory holding every path the pattern
+ * matches when the call removes a tree ({@link TargetCoverage}); each also with case and
+ * Unicode normalisation set aside, so `SECRETS/key` or a decomposed `é` does not slip past
+ * a rule on a file system where they name the same file (on one that tells them apart, the
+ * rule refuses or asks a little more than it says).
+ */
+export function bindingPatternNames(
+  source: string,
+  path: string,
+  coverage: TargetCoverage,
+): boolean {
+  if (namesAsWritten(source, path, coverage)) return true;
+  const foldedSource = foldedPathText(source);
+  const foldedPath = foldedPathText(path);
+  if (foldedSource === source && foldedPath === path) return false;
+  return namesAsWritten(foldedSource, foldedPath, coverage);
+}
