@@ -43,7 +43,16 @@ function typing(target: EventTarget | null): boolean {
   return target.isContentEditable || ['TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** Listens for the inbox's keys on the document (not while typing); returns the unbinding. */
+/**
+ * The keys that act again while held down (the browser's auto-repeat): moving only. A held
+ * `a` would approve each call the pane moves on to, cards the person never read.
+ */
+const REPEATING = new Set(['j', 'k']);
+
+/**
+ * Listens for the inbox's keys on the document (not while typing); returns the unbinding.
+ * Held down, only `j` and `k` repeat: every other key acts once per press.
+ */
 export function bindKeys(handlers: KeyHandlers): () => void {
   const listener = (event: KeyboardEvent) => {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
@@ -60,6 +69,7 @@ export function bindKeys(handlers: KeyHandlers): () => void {
     const run = action[event.key];
     if (!run) return;
     event.preventDefault();
+    if (event.repeat && !REPEATING.has(event.key)) return;
     run();
   };
   document.addEventListener('keydown', listener);

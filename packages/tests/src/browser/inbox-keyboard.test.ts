@@ -57,6 +57,37 @@ describe.skipIf(browserSkipReason !== null)(
       }
     });
 
+    it('approves only the call open when `a` went down: a held key repeats and decides nothing more', async () => {
+      const run = await twoCalls('held');
+      const page = await f.openInbox();
+      const approves: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && /\/tasks\/[^/]+\/approve$/.test(request.url())) {
+          approves.push(request.url());
+        }
+      });
+      // Both rows read, so the next card is drawn the moment the first is approved.
+      for (const task of ['t2', 't1']) {
+        await page.locator(`.list [data-decision="${run.id}/${task}"] .open`).click();
+        await page.locator(`.detail article[data-decision="${run.id}/${task}"]`).waitFor();
+      }
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.down('a');
+      await page.locator(`.list [data-decision="${run.id}/t1"]`).waitFor({ state: 'detached' });
+      await page.locator(`.detail article[data-decision="${run.id}/t2"]`).waitFor();
+      // Still held, the key repeats (a keydown with \`repeat\`) over a card never read.
+      await page.keyboard.down('a');
+      await page.keyboard.down('a');
+      await page.keyboard.up('a');
+      await page.keyboard.press('d');
+      await page.keyboard.type('read, and not this one');
+      await page.keyboard.press('Enter');
+      await page.locator(`.list [data-decision="${run.id}/t2"]`).waitFor({ state: 'detached' });
+      expect(approves).toHaveLength(1);
+      const task = await f.ws.runs.run(run.id).task('t2');
+      expect(task.error?.detail).toBe('read, and not this one');
+    });
+
     it('ticks nothing with x while the filter hides the open row: a bulk verb decides only rows in view', async () => {
       const run = await twoCalls('hidden');
       const page = await f.openInbox();
