@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
 import { eventually } from '../support/kernel.js';
@@ -14,6 +15,30 @@ describe.skipIf(browserSkipReason !== null)(
   { timeout: 120_000 },
   () => {
     const f = useInboxFixture();
+
+    /** The live regions a screen reader speaks from that hold `selector`'s element: none is wanted. */
+    const LIVE =
+      '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+    const liveAround = (page: Page, selector: string) =>
+      page
+        .locator(selector)
+        .evaluate((element, live) => element.closest(live)?.outerHTML.slice(0, 80) ?? null, LIVE);
+
+    it('speaks no list, pane or story as it changes: only the short status lines are live', async () => {
+      const run = await parkedWrites(f.ws, 'quiet', 2);
+      const page = await f.openInbox();
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      await page.locator('.detail article').waitFor();
+      for (const selector of ['.list', '.detail', '.toolbar .count']) {
+        expect(await liveAround(page, selector)).toBeNull();
+      }
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
+      await page.locator('.run-view .row[data-task="t1"]').waitFor();
+      expect(await liveAround(page, '.run-view .rows')).toBeNull();
+      for (const decision of await f.ws.decisions.list()) {
+        if (decision.isApproval()) await decision.deny({ reason: 'quiet' });
+      }
+    });
 
     it('says the waiting count once at a burst and once as it ends, not once a park', async () => {
       const page = await f.openSignedIn('#/', undefined, undefined, (opened) =>
