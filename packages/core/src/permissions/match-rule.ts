@@ -1,5 +1,6 @@
 import { compileGlob, type Glob } from '../glob/byte-glob.js';
 import { pointerTokens } from '../issues/problem.js';
+import { textOf } from '../path/tool-input-path.js';
 import type { PermissionRule, ToolManifestEntry } from '../schemas/permissions.js';
 import { bindingPatternNames, rooted, type TargetCoverage } from './target-coverage.js';
 import type { CanonicalTarget } from './targets.js';
@@ -71,13 +72,24 @@ function selectsTool(rule: PermissionRule, call: PermissionCallFacts): boolean {
   return true;
 }
 
+/**
+ * The text an argument pattern reads: a string; for a deny or an ask also an array of
+ * scalars joined by one space, as the approval rules read one (`["rm", "-rf", "/"]` is
+ * `rm -rf /`), so an argv the executor runs all the same does not slip past the rule. An
+ * allow grants a string it matches, nothing else.
+ */
+function argumentText(rule: PermissionRule, value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return rule.verdict === 'allow' ? undefined : textOf(value);
+}
+
 function argumentsMatch(rule: PermissionRule, input: unknown): boolean {
   for (const [pointer, expected] of Object.entries(rule.arguments ?? {})) {
     if (!jsonEqual(valueAtPointer(input, pointer), expected)) return false;
   }
   for (const [pointer, source] of Object.entries(rule.argument_patterns ?? {})) {
-    const value = valueAtPointer(input, pointer);
-    if (typeof value !== 'string' || !glob(source)?.matches(value)) return false;
+    const text = argumentText(rule, valueAtPointer(input, pointer));
+    if (text === undefined || !glob(source)?.matches(text)) return false;
   }
   return true;
 }
