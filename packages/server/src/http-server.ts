@@ -272,9 +272,10 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
             const caller = { limit: bodyLimit, plane: auth.principal?.kind ?? null };
             const refusal = await readTrpcBody(req, trpcBodyLimit(name, caller, OPERATIONS));
             if (refusal) bodyRefusals.set(req, refusal);
-            if (refusal instanceof AirlockError && refusal.code === 'payload_too_large') {
-              closeAfterAnswer(res);
-            }
+            // A body refused before or while it was read (too large, compressed) is not read on.
+            const tooLarge =
+              refusal instanceof AirlockError && refusal.code === 'payload_too_large';
+            if (tooLarge || (refusal && hasUnreadBody(req))) closeAfterAnswer(res);
           } else if (req.method === 'GET') {
             const refusal = trpcQueryRefusal(url);
             if (refusal) bodyRefusals.set(req, refusal);

@@ -132,6 +132,24 @@ export function unsupportedMediaType(): AirlockError {
   return new AirlockError('unsupported_media_type', 'send the body as application/json');
 }
 
+/**
+ * The refusal of a body sent with a content coding (`Content-Encoding: gzip`,
+ * `br`, ...): the kernel decodes none, so such a body would be read as bytes
+ * that are no JSON text, or a mislabelled one taken as sent. Null when the
+ * request names none or only `identity`. Checked before the body is read.
+ */
+export function contentEncodingRefusal(req: IncomingMessage): AirlockError | null {
+  const header = req.headers['content-encoding'];
+  if (header === undefined) return null;
+  const codings = header.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.every((coding) => coding === 'identity' || coding === '')) return null;
+  const named = header.length > 40 ? `${header.slice(0, 40)}…` : header;
+  return new AirlockError(
+    'unsupported_media_type',
+    `the body is sent with Content-Encoding ${named}; send it uncompressed (application/json as is)`,
+  );
+}
+
 /** True while a request still has body bytes the server has not read. */
 export function hasUnreadBody(req: IncomingMessage): boolean {
   return (
@@ -159,6 +177,11 @@ export async function readTrpcBody(
   req.headers['content-type'] = 'application/json';
   if (!hasUnreadBody(req)) return null;
   const holder = req as IncomingMessage & { body?: string };
+  const encoded = contentEncodingRefusal(req);
+  if (encoded) {
+    holder.body = '';
+    return encoded;
+  }
   let body: Buffer;
   try {
     body = await readBody(req, limit);

@@ -22,7 +22,14 @@ import { checkJsonText } from './json-text.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
 import { decimalQueryNumber, numberFields } from './query-values.js';
 import type { RateLimiter } from './rate-limit.js';
-import { decodeUtf8, JSON_MEDIA_TYPE, readBody, unsupportedMediaType } from './request-body.js';
+import {
+  contentEncodingRefusal,
+  decodeUtf8,
+  hasUnreadBody,
+  JSON_MEDIA_TYPE,
+  readBody,
+  unsupportedMediaType,
+} from './request-body.js';
 import { noteErrorCode, noteOperation } from './request-notes.js';
 
 interface Route {
@@ -191,6 +198,8 @@ async function readInput(
         { code: 'unrecognized_keys', pointer: pointerFrom([key]), message },
       ]);
     }
+    const encoded = hasUnreadBody(req) ? contentEncodingRefusal(req) : null;
+    if (encoded) throw encoded;
     const body = await readBody(req, limit);
     if (body.length > 0) {
       const type = req.headers['content-type'] ?? 'application/json';
