@@ -232,6 +232,7 @@ function runServe(
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
-    child.once('exit', (code) => settle({ code, output }));
+    // 'close', not 'exit': at 'exit' the pipes may still hold what it printed last (the refusal).
+    child.once('close', (code) => settle({ code, output }));
   });
 }

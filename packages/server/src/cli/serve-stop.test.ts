@@ -41,7 +41,8 @@ async function hangingServe() {
     output += chunk.toString();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
+    // 'close', not 'exit': at 'exit' the pipes may still hold its last lines, which the test reads.
+    child.once('close', (code, signal) => done({ code, signal })),
   );
   await connected;
   return { child, exited, output: () => output };
