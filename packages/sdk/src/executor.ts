@@ -310,6 +310,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
         if (isPosition(message.seq)) lastSeq = Math.max(lastSeq, message.seq);
         if (options.leaves?.(message)) return;
         if (message.kind === 'tool' || message.kind === 'hook') void drain();
+      } else if (received.type === 'resync') {
+        // The kernel no longer has what follows lastSeq (retention, a restore): start again at
+        // the head, whose `ready` drains the inbox whole; resuming there would be refused for ever.
+        lastSeq = 0;
       } else if (message.type === 'ready') {
         if (isPosition(message.after)) lastSeq = Math.max(lastSeq, message.after);
         markReady();
