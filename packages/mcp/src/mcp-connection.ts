@@ -9,6 +9,7 @@ import {
   type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { issuesText, schemaIssuesOf } from './schema-issues.js';
 import type { NamedServer } from './servers-config.js';
 
 /** What this package tells MCP servers it is. */
@@ -108,6 +109,7 @@ export class McpServerConnection {
   /**
    * Starts the server if it is not running and lists every tool it declares.
    * @throws McpError when the server cannot be reached or refuses the request,
+   *   when its answer is no tool list (the schema's problems in one line),
    *   or when its listing runs past {@link TOOL_LIST_MAX_PAGES} pages or
    *   {@link TOOL_LIST_MAX_BYTES} bytes (a next cursor handed out forever).
    */
@@ -120,10 +122,20 @@ export class McpServerConnection {
     do {
       // Not client.listTools: it compiles every tool's outputSchema (one that does not compile
       // throws, a costly one holds the process) for the checks callTool would make (see callTool).
-      const page = await client.request(
-        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        ListToolsResultSchema,
-      );
+      const page = await client
+        .request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          ListToolsResultSchema,
+        )
+        .catch((error: unknown) => {
+          const issues = schemaIssuesOf(error);
+          if (!issues) throw error;
+          const problem = issuesText(issues, 'not a ListToolsResult');
+          throw new McpError(
+            ErrorCode.InternalError,
+            `its tools/list answer is no MCP tool list (${problem})`,
+          );
+        });
       pages += 1;
       bytes += JSON.stringify(page.tools).length;
       if (pages > TOOL_LIST_MAX_PAGES || bytes > TOOL_LIST_MAX_BYTES) {
@@ -147,7 +159,8 @@ export class McpServerConnection {
    * message ran, and is never sent again. With `options.onProgress` the call
    * asks the server for progress (a `progressToken`) and tells each
    * `notifications/progress` the server sends for it.
-   * @throws McpError when the server cannot be reached or refuses the request.
+   * @throws McpError when the server cannot be reached or refuses the request,
+   *   or answers no MCP tool result (saying the tool may have run).
    */
   async callTool(
     name: string,
@@ -173,6 +186,14 @@ export class McpServerConnection {
           { signal, timeout: CALL_TIMEOUT_MS, onprogress: options.onProgress },
         );
       } catch (error) {
+        const issues = schemaIssuesOf(error);
+        if (issues) {
+          // Not the SDK's validation dump: the server answered, so whatever the tool does, it did.
+          throw new McpError(
+            ErrorCode.InternalError,
+            `the server ${this.server.name} answered ${name} with no MCP tool result (${issuesText(issues, 'not a CallToolResult')}): the tool may have run, and its outcome is unknown`,
+          );
+        }
         if (!overflowed.has(client)) throw error;
         throw new McpError(
           ErrorCode.InternalError,

@@ -15,6 +15,7 @@ import {
   PingRequestSchema,
   ProgressNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { issuesText } from '../schema-issues.js';
 
 /**
  * The deepest nesting a call's `arguments` may have (the object itself is
@@ -83,21 +84,6 @@ const MESSAGE_SCHEMAS: ReadonlyMap<string, MessageSchema> = new Map<string, Mess
   ['notifications/progress', ProgressNotificationSchema],
 ]);
 
-/** How many of a message's issues its one line names. */
-const ISSUES_SHOWN = 2;
-
-/** A path of an issue as the client wrote it: `params.cursor`, `params._meta["a b"]`. */
-function pathText(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, index) => {
-      if (typeof key === 'number') return `[${key}]`;
-      const name = String(key);
-      if (/^[A-Za-z_$][\w$]*$/.test(name)) return index === 0 ? name : `.${name}`;
-      return `[${JSON.stringify(name)}]`;
-    })
-    .join('');
-}
-
 /**
  * What is wrong with a message the gateway's server handles, in one short
  * line (`tools/list: params.cursor: expected string, received number`), or
@@ -107,13 +93,8 @@ export function messageProblem(message: JSONRPCRequest | JSONRPCNotification): s
   const schema = MESSAGE_SCHEMAS.get(message.method);
   const checked = schema?.safeParse({ method: message.method, params: message.params });
   if (!checked || checked.success) return null;
-  const issues = checked.error?.issues ?? [];
-  const shown = issues.slice(0, ISSUES_SHOWN).map((issue) => {
-    const reason = issue.message.replace(/^Invalid input: /, '');
-    return issue.path.length > 0 ? `${pathText(issue.path)}: ${reason}` : reason;
-  });
-  const more = issues.length > ISSUES_SHOWN ? ` (and ${issues.length - ISSUES_SHOWN} more)` : '';
-  return `${message.method}: ${shown.join('; ') || 'invalid params'}${more}`.slice(0, 300);
+  const issues = issuesText(checked.error?.issues ?? [], 'invalid params');
+  return `${message.method}: ${issues}`.slice(0, 300);
 }
 
 /** The error a request gets before the SDK sees it, or null to let it through. */
