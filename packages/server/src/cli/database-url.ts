@@ -1,5 +1,6 @@
-import { forTerminal, shownKernelUrl } from '@airlock/core/command-line';
+import { forTerminal } from '@airlock/core/command-line';
 import { flagText, type ParsedCommandLine, storeLocationOf, UsageError } from './command-line.js';
+import { shownUrl } from './shown-value.js';
 
 /**
  * Checks that a PostgreSQL setting holds a `postgres://` or `postgresql://`
@@ -12,7 +13,7 @@ import { flagText, type ParsedCommandLine, storeLocationOf, UsageError } from '.
 export function checkPostgresUrl(command: string, setting: string, url: string): string {
   if (/^postgres(?:ql)?:\/\//i.test(url.trim())) return url;
   throw new UsageError(
-    `${command}: ${setting} wants a postgres:// or postgresql:// URL, not "${forTerminal(shownKernelUrl(url))}"`,
+    `${command}: ${setting} wants a postgres:// or postgresql:// URL, not "${forTerminal(shownUrl(url))}"`,
   );
 }
 

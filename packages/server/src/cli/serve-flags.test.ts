@@ -72,6 +72,15 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--model-base-urls', ' , '],
       '--model-base-urls wants comma-separated http(s) base URLs or *',
     ],
+    // A password in the query, or one holding a ?, is no more shown than one in the authority.
+    [
+      ['--database-url', 'mysql://db.internal/app?password=s3cret'],
+      '--database-url wants a postgres:// or postgresql:// URL, not "mysql://db.internal/app?…"',
+    ],
+    [
+      ['--model-base-urls', 'http://u:s3cret?x@llm.internal/v1'],
+      '--model-base-urls entry wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "http://…@llm.internal/v1"',
+    ],
     [['--database-url', 'notaurl'], '--database-url wants a postgres:// or postgresql:// URL'],
     [
       ['--database-url', 'mysql://app:s3cret@db.internal/app'],

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { type DurationBounds, parseDuration, shownKernelUrl } from '@airlock/core';
+import { type DurationBounds, parseDuration } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import { DEFAULT_MAX_FEEDS } from '../feed/credential-watch.js';
 import type { ServerTimeouts } from '../http-server.js';
@@ -11,7 +11,7 @@ import { parseOtlpEndpoint } from '../tracing/start-tracing.js';
 import { environmentSetting } from './command-line.js';
 import { directoryProblem } from './directory-setting.js';
 import { parseListenAddress, probeListen } from './listen-address.js';
-import { shownValue } from './shown-value.js';
+import { shownUrl, shownValue } from './shown-value.js';
 import { plainWholeNumber } from './whole-number.js';
 
 /** A flag or variable of `airlock serve` with a value it cannot take: exit 2, before anything opens. */
@@ -139,13 +139,12 @@ function modelBaseUrl(text: string, source: string): string {
   const query = text.search(/[?#]/);
   if (query !== -1 && baseUrlKey(text.slice(0, query)) !== null) {
     throw new ServeUsageError(
-      `${source} wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "${shownKernelUrl(text.slice(0, query))}${text[query]}…"`,
+      `${source} wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "${shownUrl(text)}"`,
     );
   }
   if (baseUrlKey(text) === null) {
-    const shown = query === -1 ? shownKernelUrl(text) : `${shownKernelUrl(text.slice(0, query))}…`;
     throw new ServeUsageError(
-      `${source} wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shown}"`,
+      `${source} wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shownUrl(text)}"`,
     );
   }
   return text;
@@ -194,7 +193,7 @@ function databaseUrl(found: Setting | undefined): string | undefined {
   if (!found) return undefined;
   if (/^postgres(?:ql)?:\/\//i.test(found.text.trim())) return found.text;
   throw new ServeUsageError(
-    `${found.source} wants a postgres:// or postgresql:// URL, not "${shownKernelUrl(found.text)}"`,
+    `${found.source} wants a postgres:// or postgresql:// URL, not "${shownUrl(found.text)}"`,
   );
 }
 

@@ -50,6 +50,10 @@ describe('a command line backup, restore or fence refuses says why, exit 2, noth
       'airlock fence: --database-url wants a postgres:// or postgresql:// URL, not "mysql://…@db.example/app"\n',
     ],
     [
+      ['fence', '--database-url', 'mysql://db.example/app?password=s3cret'],
+      'airlock fence: --database-url wants a postgres:// or postgresql:// URL, not "mysql://db.example/app?…"\n',
+    ],
+    [
       ['fence', '--database-url', 'postgres://h/db', '--replaced-database-url', 'olddb'],
       'airlock fence: --replaced-database-url wants a postgres:// or postgresql:// URL, not "olddb"\n',
     ],
