@@ -244,6 +244,20 @@ export function standingApprovals<T extends { principal: string }>(
   );
 }
 
+/**
+ * Refuses a decision by a credential revoked while its request was on its way (after the
+ * request was authenticated): its approval would never stand (standingApprovals), and an
+ * edit or a remembered rule of it would outlive the revocation.
+ * @throws AirlockError approver_not_allowed (403).
+ */
+export function checkNotRevoked(revoked: ReadonlySet<string>, who: string): void {
+  if (!revoked.has(who)) return;
+  throw new AirlockError(
+    'approver_not_allowed',
+    `${who} was revoked while this decision was on its way; nothing changed`,
+  );
+}
+
 /** The progress a view shows: the requirement and the approvals given, with names. */
 export function progressOf(
   requirement: ApprovalRequirement,

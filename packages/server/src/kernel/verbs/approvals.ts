@@ -30,6 +30,7 @@ import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
 import {
   checkDecider,
+  checkNotRevoked,
   mayApprove,
   policyOfUnit,
   progressOf,
@@ -283,7 +284,8 @@ export function approveTask(
             `task ${row.key}: under no_self_approval your edit is approved by another member, who may remember it; nothing changed`,
           );
         }
-        const { names } = await reads.roster;
+        const { names, revoked } = await reads.roster;
+        checkNotRevoked(revoked, who);
         return { ...taskView(row), approvals: progressOf(requirement, [], names) };
       }
     } else {
@@ -303,6 +305,7 @@ export function approveTask(
       rowVersion: taskVersion(row),
     };
     const { names, revoked } = await reads.roster;
+    checkNotRevoked(revoked, who);
     // Earlier approvals count only while they stand under the policy as it reads now.
     // Who asked for the row is the same after an edit (its run's starter, its appender).
     const earlier = standingApprovals(

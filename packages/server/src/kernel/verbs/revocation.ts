@@ -117,6 +117,9 @@ export async function revokeCredentialAndReaddress(
       credential: { ...credential, credential_id: credential.id },
     });
     if (credential.kind === 'member') {
+      // A remember takes this lock before it reads a document (approvals.ts): one the member
+      // sent meanwhile either wrote first, and its allow is dropped here, or reads it revoked.
+      await lockWorkspaceRow(tx, credential.workspace_id);
       await dropRevokedMemberAllows(tx, {
         workspaceId: credential.workspace_id,
         credentialId: credential.id,
