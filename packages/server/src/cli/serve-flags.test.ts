@@ -81,6 +81,14 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--model-base-urls', 'http://u:s3cret?x@llm.internal/v1'],
       '--model-base-urls entry wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "http://…@llm.internal/v1"',
     ],
+    [
+      ['--database-url', 'postgres://app:s3cret@[::1/db'],
+      '--database-url is not a URL the PostgreSQL driver can read: "postgres://…@[::1/db"',
+    ],
+    [
+      ['--database-url', 'postgres://h/db?sslmode=verify-full&sslkey=/nonexistent/client.key'],
+      '--database-url names an sslkey file the PostgreSQL driver cannot read: /nonexistent/client.key (ENOENT)',
+    ],
     [['--database-url', 'notaurl'], '--database-url wants a postgres:// or postgresql:// URL'],
     [
       ['--database-url', 'mysql://app:s3cret@db.internal/app'],

@@ -9,6 +9,7 @@ import { ANY_BASE_URL, baseUrlKey } from '../providers/base-urls.js';
 import { type Durability, parseDurability } from '../store/durability.js';
 import { parseOtlpEndpoint } from '../tracing/start-tracing.js';
 import { environmentSetting } from './command-line.js';
+import { postgresUrlProblem } from './database-url.js';
 import { directoryProblem } from './directory-setting.js';
 import { parseListenAddress, probeListen } from './listen-address.js';
 import { shownUrl, shownValue } from './shown-value.js';
@@ -186,15 +187,20 @@ function retentionExportDir(found: Setting | undefined): string | undefined {
 /**
  * Checks `--database-url`: a `postgres://` or `postgresql://` URL. Anything
  * else (a MySQL `DATABASE_URL` another program set, a bare word) was handed
- * to the PostgreSQL driver, which read a host out of it and failed to reach it.
+ * to the PostgreSQL driver, which read a host out of it and failed to reach it;
+ * and one the driver can use (see postgresUrlProblem).
  * @throws ServeUsageError naming the flag or variable, the URL shown without its password.
  */
 function databaseUrl(found: Setting | undefined): string | undefined {
   if (!found) return undefined;
-  if (/^postgres(?:ql)?:\/\//i.test(found.text.trim())) return found.text;
-  throw new ServeUsageError(
-    `${found.source} wants a postgres:// or postgresql:// URL, not "${shownUrl(found.text)}"`,
-  );
+  if (!/^postgres(?:ql)?:\/\//i.test(found.text.trim())) {
+    throw new ServeUsageError(
+      `${found.source} wants a postgres:// or postgresql:// URL, not "${shownUrl(found.text)}"`,
+    );
+  }
+  const problem = postgresUrlProblem(found.text);
+  if (problem === null) return found.text;
+  throw new ServeUsageError(`${found.source} ${problem}`);
 }
 
 /**

@@ -54,6 +54,22 @@ describe('a command line backup, restore or fence refuses says why, exit 2, noth
       'airlock fence: --database-url wants a postgres:// or postgresql:// URL, not "mysql://db.example/app?…"\n',
     ],
     [
+      ['fence', '--database-url', 'postgres://app:s3cret@[::1/db'],
+      'airlock fence: --database-url is not a URL the PostgreSQL driver can read: "postgres://…@[::1/db"\n',
+    ],
+    [
+      [
+        'fence',
+        '--database-url',
+        'postgres://h/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem',
+      ],
+      'airlock fence: --database-url names an sslrootcert file the PostgreSQL driver cannot read: /nonexistent/ca.pem (ENOENT)\n',
+    ],
+    [
+      ['token', 'list', '--database-url', 'postgres://h/db?port=five'],
+      'airlock token: --database-url wants a port number in its port parameter, not "five"\n',
+    ],
+    [
       ['fence', '--database-url', 'postgres://h/db', '--replaced-database-url', 'olddb'],
       'airlock fence: --replaced-database-url wants a postgres:// or postgresql:// URL, not "olddb"\n',
     ],
