@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runLocalCli } from '../testing/operator-cli.js';
+import { postgresSkipReason } from '../testing/postgres.js';
 import { storeUnreachableLine } from './serve-store-unreachable.js';
 
 describe('airlock serve with a PostgreSQL store it cannot reach', { timeout: 60_000 }, () => {
@@ -31,3 +32,58 @@ describe('airlock serve with a PostgreSQL store it cannot reach', { timeout: 60_
     expect(storeUnreachableLine(new Error('boom'), 'postgres://db/airlock')).toBeNull();
   });
 });
+
+describe('airlock serve with a PostgreSQL store that refuses it', () => {
+  it('names a refused session and a failed TLS handshake, with what to check', () => {
+    const url = 'postgres://ana:hunter2@db.internal/airlock';
+    const noDatabase = Object.assign(new Error('database "airlock" does not exist'), {
+      code: '3D000',
+    });
+    expect(storeUnreachableLine(noDatabase, url)).toBe(
+      'airlock serve: store_unreachable: the PostgreSQL server at postgres://ana:<password>@db.internal/airlock ' +
+        'refused the session (database "airlock" does not exist: 3D000); check the user, password and ' +
+        'database in --database-url or DATABASE_URL, and that the role may connect',
+    );
+    const wrongPassword = Object.assign(
+      new Error('password authentication failed for user "ana"'),
+      {
+        code: '28P01',
+      },
+    );
+    expect(storeUnreachableLine(wrongPassword, url)).toContain('refused the session');
+    const noTls = new Error('The server does not support SSL connections');
+    expect(storeUnreachableLine(noTls, url)).toBe(
+      'airlock serve: store_unreachable: cannot open a TLS connection to the PostgreSQL store at ' +
+        'postgres://ana:<password>@db.internal/airlock (The server does not support SSL connections); ' +
+        'check sslmode and the certificate files in --database-url or DATABASE_URL',
+    );
+    const untrusted = Object.assign(new Error('self-signed certificate'), {
+      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+    });
+    expect(storeUnreachableLine(untrusted, url)).toContain('cannot open a TLS connection');
+  });
+});
+
+const skip = await postgresSkipReason();
+if (skip) console.warn(`[airlock tests] skipping serve on a refusing PostgreSQL: ${skip}`);
+
+describe.skipIf(skip !== null)(
+  'airlock serve on a real PostgreSQL server that refuses it',
+  {
+    timeout: 60_000,
+  },
+  () => {
+    it('a database the server does not have: exit 1, store_unreachable, the setting named', async () => {
+      const url = new URL(process.env.AIRLOCK_TEST_DATABASE_URL!);
+      url.pathname = '/airlock_no_such_database';
+      const outcome = await runLocalCli(['serve', '--port', '0', '--database-url', url.toString()]);
+      expect(outcome.code).toBe(1);
+      expect(outcome.stderr).toContain(
+        'airlock serve: store_unreachable: the PostgreSQL server at ',
+      );
+      expect(outcome.stderr).toContain(
+        'refused the session (database "airlock_no_such_database" does not exist: 3D000); check the user, password and database in --database-url or DATABASE_URL',
+      );
+    });
+  },
+);

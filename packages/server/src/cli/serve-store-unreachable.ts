@@ -13,18 +13,45 @@ const UNREACHABLE = new Set([
 ]);
 
 /**
- * The line `airlock serve` prints when the PostgreSQL store it was given
- * cannot be reached, or null for any other failure. Node's own message
- * (`connect ECONNREFUSED 127.0.0.1:5432`) names neither PostgreSQL nor the
- * setting to fix, so this says both, the URL's password left out.
+ * The SQLSTATEs with which a PostgreSQL server that was reached refuses the
+ * session itself: no such database (3D000), no such role or no login
+ * (28000), a wrong password (28P01), no right to connect (42501), a database
+ * closed to connections (55000), a server starting or shutting down (57P03),
+ * too many connections (53300).
+ */
+const SESSION_REFUSED = new Set(['3D000', '28000', '28P01', '42501', '55000', '57P03', '53300']);
+
+/** The pg driver's words for a server that takes no TLS where the URL asks for it. */
+const NO_TLS = 'The server does not support SSL connections';
+
+/** Node's codes for a TLS handshake that failed (a certificate not trusted, expired, of another host). */
+const TLS_FAILED = /CERT|SSL|TLS/;
+
+/**
+ * The line `airlock serve` prints when its PostgreSQL store could not be
+ * opened, or null for any other failure. The driver's own message
+ * (`connect ECONNREFUSED 127.0.0.1:5432`, `database "x" does not exist`,
+ * `The server does not support SSL connections`) names neither PostgreSQL
+ * nor the setting to fix, so this says both, the URL's password left out,
+ * and what to check: the server (not reached), the URL's user, password and
+ * database (a session refused), or its TLS settings (a handshake failed).
  */
 export function storeUnreachableLine(
   error: unknown,
   databaseUrl: string | undefined,
 ): string | null {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (!databaseUrl || typeof code !== 'string' || !UNREACHABLE.has(code)) return null;
-  return forTerminal(
-    `airlock serve: store_unreachable: cannot reach the PostgreSQL store at ${printedDatabaseUrl(databaseUrl)} (${(error as Error).message}); check --database-url or DATABASE_URL, and that PostgreSQL runs there and accepts connections`,
-  );
+  if (!databaseUrl || !(error instanceof Error)) return null;
+  const code = (error as NodeJS.ErrnoException).code;
+  const url = printedDatabaseUrl(databaseUrl);
+  let line: string;
+  if (typeof code === 'string' && UNREACHABLE.has(code)) {
+    line = `cannot reach the PostgreSQL store at ${url} (${error.message}); check --database-url or DATABASE_URL, and that PostgreSQL runs there and accepts connections`;
+  } else if (typeof code === 'string' && SESSION_REFUSED.has(code)) {
+    line = `the PostgreSQL server at ${url} refused the session (${error.message}: ${code}); check the user, password and database in --database-url or DATABASE_URL, and that the role may connect`;
+  } else if (error.message === NO_TLS || (typeof code === 'string' && TLS_FAILED.test(code))) {
+    line = `cannot open a TLS connection to the PostgreSQL store at ${url} (${error.message}); check sslmode and the certificate files in --database-url or DATABASE_URL`;
+  } else {
+    return null;
+  }
+  return forTerminal(`airlock serve: store_unreachable: ${line}`);
 }
