@@ -139,6 +139,26 @@ describe('overlays', () => {
     ).toMatchObject({ verdict: 'deny', ruleSet: { id: 'none' } });
   });
 
+  it("a guardrail's refusal without a reason does not tell the model whose credential keeps it", () => {
+    const bare = group('autonomous', { verdict: 'deny', guardrail: true, risks: ['write'] });
+    const refused = decide({
+      ruleSetId: 'autonomous',
+      overlays: { guardrails: [{ owner: 'member:cred_4f2a', document: bare }] },
+    });
+    expect(refused).toMatchObject({ verdict: 'deny', owner: 'member:cred_4f2a' });
+    expect(refused.detail).toBe(
+      "denied by a workspace guardrail (rule 0 of group 0 of an admin's user overlay), which no overlay or rule set lifts",
+    );
+    // An ask is read by a person, who may want to know whose rule it is.
+    const asks = group('autonomous', { verdict: 'ask', guardrail: true, risks: ['write'] });
+    expect(
+      decide({
+        ruleSetId: 'autonomous',
+        overlays: { guardrails: [{ owner: 'member:cred_4f2a', document: asks }] },
+      }).detail,
+    ).toContain('member:cred_4f2a');
+  });
+
   it('overlays cannot lift Baseline: an unavailable tool stays refused', () => {
     const conversation = group('autonomous', { verdict: 'allow', tools: ['retired'] });
     expect(

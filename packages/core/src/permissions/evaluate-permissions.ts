@@ -180,6 +180,11 @@ function stricter(current: Candidate, next: Candidate | null): Candidate {
 function describe(candidate: Candidate, ruleSetId: string): string | null {
   if (candidate.verdict === 'allow') return null;
   if (candidate.detail) return candidate.detail;
+  if (candidate.owner !== undefined && candidate.verdict === 'deny') {
+    // The model reads a refusal: it learns the rule binds, not which member's credential keeps
+    // it (the decision's rule reference names the owner for a person).
+    return `denied by a workspace guardrail (rule ${candidate.index} of group ${candidate.group} of an admin's user overlay), which no overlay or rule set lifts`;
+  }
   const where =
     candidate.scope === 'rule_set'
       ? `rule ${candidate.index} of rule set ${ruleSetId}`
