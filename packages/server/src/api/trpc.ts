@@ -206,7 +206,10 @@ function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'err
   });
 }
 
-/** Refuses too deep input and `__proto__` keys before the schema reads the input (as REST does). */
+/**
+ * Refuses too deep input and `__proto__` keys before the schema reads the
+ * input (as REST does), and hands the schema `{}` for a call without input.
+ */
 const guarded = t.middleware(async ({ ctx, getRawInput, next }) => {
   const { largeBody } = ctx as { largeBody?: boolean };
   // A large body: tRPC's adapter encoded it in this turn; it decodes and parses it in the next,
@@ -218,7 +221,9 @@ const guarded = t.middleware(async ({ ctx, getRawInput, next }) => {
     throw toTrpcError(error);
   }
   if (largeBody) await nextTurn(null);
-  return next();
+  // A call sent without input (tRPC leaves `input` out) is one with every field left out, as
+  // REST reads a request without a body or query string: `{}`, which the schema then checks.
+  return next({ getRawInput: async () => (await getRawInput()) ?? {} });
 });
 
 async function run(
