@@ -147,13 +147,13 @@ export function createGatewayServer(options: {
         asked = true;
         // A decision the kernel refused (a guardrail since, the approval policy) leaves the
         // call waiting: said where the gateway's errors go, never dropped unseen.
-        void askInline({ server, session: current, task, signal: withdraw.signal }).catch(
-          (error: unknown) =>
-            server.onerror?.(
-              new Error(
-                `the decision the client's user gave inline on call ${task.key} was not recorded, and the call still waits: ${error instanceof Error ? error.message : String(error)}`,
-              ),
+        const question = { server, session: current, task, signal: withdraw.signal };
+        void askInline({ ...question, relatedRequestId: requestId }).catch((error: unknown) =>
+          server.onerror?.(
+            new Error(
+              `the decision the client's user gave inline on call ${task.key} was not recorded, and the call still waits: ${error instanceof Error ? error.message : String(error)}`,
             ),
+          ),
         );
       }
       if (progressToken === undefined || elapsedMs - lastSent < every) return;

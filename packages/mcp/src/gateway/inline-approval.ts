@@ -65,6 +65,12 @@ export async function askInline(options: {
   session: GatewaySession;
   task: TaskView;
   signal: AbortSignal;
+  /**
+   * The client's `tools/call` the question is about: over Streamable HTTP
+   * the question rides on that call's open response stream, which every
+   * client reads (a client that opened no GET stream would never see it).
+   */
+  relatedRequestId?: string | number | undefined;
 }): Promise<void> {
   const { task } = options;
   let answer: Awaited<ReturnType<Server['elicitInput']>>;
@@ -75,7 +81,11 @@ export async function askInline(options: {
         message: questionOf(task),
         requestedSchema: DECISION_FORM as never,
       },
-      { signal: options.signal, timeout: 24 * 60 * 60_000 },
+      {
+        signal: options.signal,
+        timeout: 24 * 60 * 60_000,
+        relatedRequestId: options.relatedRequestId,
+      },
     );
   } catch {
     // Withdrawn, refused or unanswered: the park waits for the inbox or its clock.
