@@ -86,4 +86,22 @@ describe('a feed frame the SDK cannot read', () => {
     await expect(subscription.next()).rejects.toMatchObject({ code: 'internal' });
     expect(crashes).toEqual([]);
   });
+
+  it('hands calls of next() made before the earlier ones settled an event each, in order', async () => {
+    frames = [event(1), event(2)];
+    const subscription = feed();
+    const first = subscription.next();
+    const second = subscription.next();
+    expect((await second).value).toMatchObject({ seq: 2 });
+    expect((await first).value).toMatchObject({ seq: 1 });
+    // Two more wait for events that never come: closing ends both, none is left pending.
+    const third = subscription.next();
+    const fourth = subscription.next();
+    subscription.close();
+    await fourth;
+    expect(await Promise.race([third, Promise.resolve('still pending')])).toEqual({
+      value: undefined,
+      done: true,
+    });
+  });
 });

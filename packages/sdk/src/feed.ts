@@ -98,10 +98,11 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   /** The length of each queued event's message, in the queue's order, and their sum. */
   private readonly queuedLengths: number[] = [];
   private queuedBytes = 0;
-  private waiting: {
+  /** The `next()` calls waiting for an event, oldest first: each gets its own, in order. */
+  private readonly waiting: {
     resolve(result: IteratorResult<FeedEvent>): void;
     reject(error: Error): void;
-  } | null = null;
+  }[] = [];
   private failure: Error | null = null;
   private done = false;
   private paused = false;
@@ -163,9 +164,8 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     const event = message.event;
     if (event.seq <= this.cursor) return;
     this.cursor = event.seq;
-    if (this.waiting) {
-      const waiting = this.waiting;
-      this.waiting = null;
+    const waiting = this.waiting.shift();
+    if (waiting) {
       waiting.resolve({ value: event, done: false });
       return;
     }
@@ -191,15 +191,18 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   private fail(error: Error): void {
     if (this.done) return;
     this.failure = error;
-    if (this.waiting) {
-      const waiting = this.waiting;
-      this.waiting = null;
+    if (this.waiting.length > 0) {
+      const waiting = this.waiting.splice(0);
       this.finish();
-      waiting.reject(error);
+      for (const waiter of waiting) waiter.reject(error);
     }
   }
 
-  /** The next event; waits for one when none is queued. */
+  /**
+   * The next event; waits for one when none is queued. Calls made before the
+   * earlier ones settled (`Promise.all`, a `next()` raced against a timer)
+   * wait in turn: each gets the next event, none is left pending.
+   */
   next(): Promise<IteratorResult<FeedEvent>> {
     const event = this.queue.shift();
     if (event) {
@@ -220,7 +223,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     }
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => {
-      this.waiting = { resolve, reject };
+      this.waiting.push({ resolve, reject });
     });
   }
 
@@ -235,13 +238,11 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  /** Closes the socket; a pending `next()` resolves as done. */
+  /** Closes the socket; every pending `next()` resolves as done. */
   close(): void {
     if (this.done) return;
     this.finish();
-    const waiting = this.waiting;
-    this.waiting = null;
-    waiting?.resolve({ value: undefined, done: true });
+    for (const waiter of this.waiting.splice(0)) waiter.resolve({ value: undefined, done: true });
   }
 
   private finish(): void {
