@@ -17,6 +17,8 @@ on stderr and, at the end, the file, its size and schema. Never overwrites a fil
 nor makes a directory: <file> is a new file in a directory that exists. The
 copy is a SQLite file, synced to disk before the command says done, so it
 cannot go to standard output: "-" is refused (name a file named - as ./-).
+Ctrl-C (SIGINT), SIGTERM or SIGHUP before the copy is whole stops it and
+removes the partial copy (exit 130, 143 or 129); a second signal kills at once.
 
 ${STORE_OPTIONS}`;
 
@@ -31,6 +33,8 @@ store that was there is moved aside into <data-dir>/before-restore-<time>/.
 A store file copied with its -wal (a volume snapshot) is restored with the
 commits in its WAL; the file and its -wal are only read. The backup is read
 from a file, never from standard input: "-" is refused (./- names a file).
+Ctrl-C (SIGINT), SIGTERM or SIGHUP before the backup is in place stops it
+and leaves the data directory as it was (exit 130, 143 or 129).
 
 Fencing: a call that was granted or claimed when the backup was taken may
 have run after it. Each such call fails with outcome_unknown and holds its

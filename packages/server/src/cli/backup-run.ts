@@ -9,6 +9,7 @@ import {
 } from '../store/sqlite/sqlite-backup.js';
 import type { BackupArgs } from './backup-args.js';
 import { BackupPathError, checkBackupTarget, fileErrorOf, storeErrorOf } from './backup-paths.js';
+import { holdStopSignals, Interrupted } from './interruption.js';
 
 /**
  * Refuses a PostgreSQL store: backup and restore copy SQLite files.
@@ -77,7 +78,10 @@ function megabytes(bytes: number): string {
 export async function runBackup(options: BackupArgs): Promise<number> {
   const started = Date.now();
   let shown = -1;
+  // Ctrl-C mid-copy stops at the next step, and the partial copy goes (no hidden file left beside the target).
+  const stop = holdStopSignals();
   const show = (progress: BackupProgress) => {
+    stop.check();
     const copied = progress.totalPages - progress.remainingPages;
     const percent =
       progress.totalPages === 0 ? 100 : Math.floor((copied * 100) / progress.totalPages);
@@ -108,6 +112,14 @@ export async function runBackup(options: BackupArgs): Promise<number> {
     process.stdout.write(`${summary.file}\n`);
     return 0;
   } catch (error) {
+    if (error instanceof Interrupted) {
+      process.stderr.write(
+        `airlock backup: ${error.code}: ${error.message} before the copy was whole; no backup was written, and the partial copy was removed\n`,
+      );
+      return error.exitCode;
+    }
     return refused('backup', error, options);
+  } finally {
+    stop.release();
   }
 }

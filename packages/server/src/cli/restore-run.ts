@@ -14,6 +14,7 @@ import type { BackupArgs } from './backup-args.js';
 import { checkRestorePaths } from './backup-paths.js';
 import { refused, refusePostgres } from './backup-run.js';
 import { continuedReport, type FenceOutcome, fenceReport, fenceStore } from './fence-report.js';
+import { holdStopSignals, Interrupted } from './interruption.js';
 
 /**
  * Puts the backup file in place as the data directory's store, its command
@@ -27,6 +28,8 @@ export async function runRestore(options: BackupArgs): Promise<number> {
   const madeFrom = outermostMissing(dataDir);
   // Taking the lock makes its file: a refused restore takes it away again (see dropMadeLock).
   const lockMade = !existsSync(join(dataDir, KERNEL_LOCK_DATABASE));
+  // Ctrl-C while the backup is copied and checked stops before the swap, with nothing left behind.
+  const stop = holdStopSignals();
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
     checkRestorePaths({ file: options.file, dataDir: options.dataDir });
@@ -47,6 +50,7 @@ export async function runRestore(options: BackupArgs): Promise<number> {
       runningKernel,
       // Opening migrates an older backup to this build's schema, and the fence needs it so.
       prepare: async (stagingDir, replaced) => {
+        stop.check();
         const store = await Store.open({ dataDir: stagingDir });
         try {
           // Before the fence writes its events: they, too, are numbered after the replaced log.
@@ -55,6 +59,8 @@ export async function runRestore(options: BackupArgs): Promise<number> {
         } finally {
           await store.close();
         }
+        // The last point before the swap: past it the restore is done in one step.
+        stop.check();
       },
     });
     // The renames reach the disk before the restore says done: after a power cut the restored
@@ -79,9 +85,16 @@ export async function runRestore(options: BackupArgs): Promise<number> {
     if (held && lockMade) dropMadeLock(dataDir);
     release();
     if (madeFrom) removeMadeDirectories(dataDir, madeFrom);
+    if (error instanceof Interrupted) {
+      process.stderr.write(
+        `airlock restore: ${error.code}: ${error.message} before the backup was put in place; ${dataDir} is as it was\n`,
+      );
+      return error.exitCode;
+    }
     return refused('restore', error, options);
   } finally {
     release();
+    stop.release();
   }
 }
 
