@@ -1,3 +1,4 @@
+import { isStorableText } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { DecisionCursor } from '../store/tasks.js';
 
@@ -7,7 +8,9 @@ export function encodeDecisionCursor(row: { created_at: number; run_id: string; 
 }
 
 /**
- * Reads a cursor made by {@link encodeDecisionCursor}.
+ * Reads a cursor made by {@link encodeDecisionCursor}: one that encodes back
+ * to the same text, whose ids no store would refuse (NUL, on PostgreSQL) or
+ * read otherwise, so every store answers a made-up cursor alike.
  * @throws AirlockError invalid_input for anything else.
  */
 export function decodeDecisionCursor(cursor: string): DecisionCursor {
@@ -22,7 +25,10 @@ export function decodeDecisionCursor(cursor: string): DecisionCursor {
     parts.length !== 3 ||
     !Number.isSafeInteger(parts[0]) ||
     typeof parts[1] !== 'string' ||
-    typeof parts[2] !== 'string'
+    typeof parts[2] !== 'string' ||
+    !isStorableText(parts[1]) ||
+    !isStorableText(parts[2]) ||
+    encodeDecisionCursor({ created_at: parts[0], run_id: parts[1], key: parts[2] }) !== cursor
   ) {
     throw new AirlockError('invalid_input', 'cursor: not a cursor this list returned');
   }
