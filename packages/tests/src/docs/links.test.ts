@@ -33,6 +33,31 @@ describe('links in the docs pages', () => {
   }
 });
 
+/** Repository paths a page names in code spans (`packages/server/src/…`), globs left out. */
+function namedPaths(markdown: string): string[] {
+  const text = markdown.replace(/```[\s\S]*?```/g, '');
+  return [...text.matchAll(/`((?:packages|scripts|docs|\.ci)\/[^`\s]+)`/g)]
+    .map((match) => match[1]!.replace(/[#:].*$/, ''))
+    .filter((path) => !/[*{]/.test(path));
+}
+
+describe('paths named in the docs pages', () => {
+  it('finds a named path that is missing (so a pass means something)', () => {
+    expect(namedPaths('see `packages/nope/x.ts`, `docs/*.md` and `packages/a/{b,c}.ts`')).toEqual([
+      'packages/nope/x.ts',
+    ]);
+  });
+
+  for (const page of LINKED_PAGES) {
+    it(`${page} names only repository files that exist`, () => {
+      const missing = namedPaths(readFileSync(join(REPO_ROOT, page), 'utf8')).filter(
+        (path) => !existsSync(join(REPO_ROOT, path)),
+      );
+      expect(missing, page).toEqual([]);
+    });
+  }
+});
+
 describe('the docs index', () => {
   it('docs/README.md links every page of docs/', () => {
     const index = readFileSync(join(REPO_ROOT, 'docs', 'README.md'), 'utf8');

@@ -35,10 +35,19 @@ export const DOC_PAGES = [
 
 /**
  * Pages whose links are checked but whose code blocks are not: the figures'
- * pages quote bench output and profiles as they were printed.
+ * pages quote bench output and profiles as they were printed, and the guides
+ * below have their samples checked by their own packages' tests, or none.
  */
 export const LINKED_PAGES = [
   ...DOC_PAGES,
+  'docs/agents.md',
+  'docs/notifications.md',
+  'docs/editors.md',
+  'docs/task-states.md',
+  'docs/frameworks/README.md',
+  'docs/frameworks/ai-sdk.md',
+  'docs/frameworks/openai-agents.md',
+  'docs/frameworks/langgraph.md',
   'docs/performance.md',
   'docs/performance-kernel.md',
   'docs/performance-sql.md',
