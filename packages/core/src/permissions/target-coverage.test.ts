@@ -69,3 +69,38 @@ describe('a path that names the same file once case and normalisation are set as
     expect(canonicalPath('/etc/passwd', '/repo').rootedWhenFolded).toBeUndefined();
   });
 });
+
+describe('paths sent in a shape the manifest did not point at', () => {
+  const guardrails = [
+    {
+      owner: 'member:admin',
+      document: [
+        {
+          ruleSetId: 'autonomous',
+          rules: [{ verdict: 'deny' as const, guardrail: true, targets: ['secrets/**'] }],
+        },
+      ],
+    },
+  ];
+  const decide = (toolName: string, input: unknown) =>
+    evaluatePermissions({
+      toolName,
+      input,
+      manifest: FIXTURE_MANIFEST,
+      projectRoot: '/repo',
+      ruleSetId: 'autonomous',
+      customRuleSets: undefined,
+      approvalMode: 'bypass',
+      overlays: { guardrails },
+    });
+
+  it('are read all the same, by a guardrail and by Baseline', () => {
+    expect(decide('t_write', { path: ['secrets/key'] }).verdict).toBe('deny');
+    expect(decide('multi_edit', { edits: { a: { path: 'secrets/key' } } }).verdict).toBe('deny');
+    expect(decide('t_write', { path: ['/etc/passwd'] })).toMatchObject({
+      verdict: 'ask',
+      baselineCheck: 'mutation_outside_project',
+    });
+    expect(decide('t_write', { path: ['src/a.ts'] }).verdict).toBe('allow');
+  });
+});

@@ -49,6 +49,15 @@ describe('target pointers', () => {
     expect(valuesAtPointer(input, '/missing/*')).toEqual([]);
   });
 
+  it('reads a list or an object sent where the manifest points at one path or a list', () => {
+    expect(valuesAtPointer({ path: ['a', '', 7, 'b'] }, '/path')).toEqual(['a', 'b']);
+    expect(
+      valuesAtPointer({ edits: { x: { path: 'a' }, y: { path: 'b' } } }, '/edits/*/path'),
+    ).toEqual(['a', 'b']);
+    // An own key named * is read as written.
+    expect(valuesAtPointer({ edits: { '*': { path: 'c' } } }, '/edits/*/path')).toEqual(['c']);
+  });
+
   it('collects path and URL targets in manifest order', () => {
     const targets = callTargets(
       {

@@ -102,7 +102,14 @@ export function canonicalUrl(raw: string): CanonicalTarget {
 
 function collect(value: unknown, tokens: readonly string[], out: string[]): void {
   if (tokens.length === 0) {
-    if (typeof value === 'string' && value !== '') out.push(value);
+    if (typeof value === 'string') {
+      if (value !== '') out.push(value);
+    } else if (Array.isArray(value)) {
+      // A list where the manifest points at one path names each of its strings: an input
+      // schema that lets a list through must not let its paths pass unread.
+      for (const element of value)
+        if (typeof element === 'string' && element !== '') out.push(element);
+    }
     return;
   }
   const [token, ...rest] = tokens as [string, ...string[]];
@@ -114,12 +121,20 @@ function collect(value: unknown, tokens: readonly string[], out: string[]): void
     if (/^(0|[1-9][0-9]*)$/.test(token)) collect(value[Number(token)], rest, out);
     return;
   }
-  if (value !== null && typeof value === 'object' && Object.hasOwn(value, token)) {
+  if (value === null || typeof value !== 'object') return;
+  if (Object.hasOwn(value, token)) {
     collect((value as Record<string, unknown>)[token], rest, out);
+  } else if (token === '*') {
+    // An object where the manifest expects a list: its members stand for the elements.
+    for (const member of Object.values(value)) collect(member, rest, out);
   }
 }
 
-/** Every string a JSON pointer reaches in an input; a `*` token walks every element of an array. */
+/**
+ * Every string a JSON pointer reaches in an input; a `*` token walks every element of an
+ * array (every member of an object sent in its place), and a list of strings where the
+ * pointer ends names each of them.
+ */
 export function valuesAtPointer(input: unknown, pointer: string): string[] {
   const out: string[] = [];
   collect(input, pointerTokens(pointer), out);
