@@ -8,7 +8,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { credentialKind, isExecutorCredential } from './client-credential.js';
 import { checkedByKernel, credentialRefusal } from './credential-check.js';
 import { bodyProblem, INVALID_REQUEST, readableId } from './json-rpc-envelope.js';
-import { foreignRequest } from './request-origin.js';
+import { corsHeaders, foreignRequest, preflightHeaders } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
 export const MCP_PATH = '/mcp';
@@ -182,6 +182,15 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       allowOrigins: options.allowOrigins ?? [],
     });
     if (foreign) return refuse(res, 403, foreign, req);
+    // An allowed browser origin: its page reads the answers (and the session id) only with CORS.
+    const cors = corsHeaders(req);
+    if (cors) {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, preflightHeaders(req));
+        return void res.end();
+      }
+      for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    }
     const token = bearerTokenOf(req.headers.authorization);
     if (!token) return refuse(res, 401, 'send a member or agent credential as a bearer token', req);
     const kind = credentialKind(token);

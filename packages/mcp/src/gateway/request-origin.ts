@@ -32,7 +32,8 @@ function hostName(hostHeader: string): string {
  * specification's DNS-rebinding defence), or null when it may be served:
  * a browser `Origin` not in the allowed list is refused; on a loopback bind
  * a `Host` that is not a loopback name is refused too (a rebound DNS name).
- * Clients that send no `Origin` (every non-browser MCP client) are served.
+ * Clients that send no `Origin` (every non-browser MCP client) are served;
+ * a browser of an allowed origin gets CORS headers ({@link corsHeaders}).
  */
 export function foreignRequest(req: IncomingMessage, policy: OriginPolicy): string | null {
   const origin = req.headers.origin;
@@ -49,4 +50,39 @@ export function foreignRequest(req: IncomingMessage, policy: OriginPolicy): stri
     }
   }
   return null;
+}
+
+/** The request headers a browser client of MCP's Streamable HTTP sends besides the simple ones. */
+const CLIENT_HEADERS =
+  'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id';
+
+/**
+ * The CORS headers of an answer to a request from an allowed browser origin
+ * (see {@link foreignRequest}), or null for a request without an `Origin`:
+ * the origin itself (never `*`), and the session id header, which a browser
+ * client must read to go on with its session. A bearer token is no cookie,
+ * so no credentials are allowed.
+ */
+export function corsHeaders(req: IncomingMessage): Record<string, string> | null {
+  const origin = req.headers.origin;
+  if (origin === undefined) return null;
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'mcp-session-id',
+    vary: 'Origin',
+  };
+}
+
+/**
+ * The headers of the answer to a browser's preflight (`OPTIONS`) from an
+ * allowed origin: the methods and headers an MCP client uses. A preflight
+ * carries no credential, so it is answered before any is asked for.
+ */
+export function preflightHeaders(req: IncomingMessage): Record<string, string> {
+  return {
+    ...corsHeaders(req),
+    'access-control-allow-methods': 'GET, POST, DELETE',
+    'access-control-allow-headers': CLIENT_HEADERS,
+    'access-control-max-age': '600',
+  };
 }
