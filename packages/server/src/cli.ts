@@ -65,9 +65,16 @@ async function main(argv: string[]): Promise<number> {
   if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
     return (await COMMANDS[command]!())(rest);
   }
-  if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
-    const { mcp } = await import('./cli/mcp.js');
-    return mcp(command, rest.slice(1));
+  if (command === 'executor' || command === 'gateway') {
+    if (rest[0] === 'mcp') {
+      const { mcp } = await import('./cli/mcp.js');
+      return mcp(command, rest.slice(1));
+    }
+    // A command of two words: `airlock executor` alone is not an unknown command, it lacks its second.
+    const line = `airlock ${command}: it takes mcp: airlock ${command} mcp [options] (airlock ${command} mcp --help)\n`;
+    const asked = rest[0] === '--help' || rest[0] === '-h';
+    (asked ? process.stdout : process.stderr).write(line);
+    return asked ? 0 : 2;
   }
   if (command === undefined || command === '--help' || command === '-h') {
     process.stdout.write(HELP);

@@ -17,6 +17,29 @@ describe('airlock <word> with no such command', { timeout: 60_000 }, () => {
     expect(outcome.stderr).toContain('  backup ');
   });
 
+  it.each([
+    ['executor', []],
+    ['gateway', ['mcpx']],
+    ['executor', ['mpc']],
+  ])(
+    'airlock %s %j names the word it lacks, mcp, not an unknown command',
+    async (command, rest) => {
+      const outcome = await runLocalCli([command, ...rest]);
+      expect(outcome.code).toBe(2);
+      expect(outcome.stderr).toBe(
+        `airlock ${command}: it takes mcp: airlock ${command} mcp [options] (airlock ${command} mcp --help)\n`,
+      );
+    },
+  );
+
+  it('airlock gateway --help points at airlock gateway mcp --help, exit 0', async () => {
+    const outcome = await runLocalCli(['gateway', '--help']);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toBe(
+      'airlock gateway: it takes mcp: airlock gateway mcp [options] (airlock gateway mcp --help)\n',
+    );
+  });
+
   it('names a short mistyped command, its control characters escaped', async () => {
     const typo = await runLocalCli(['sevre']);
     expect(typo.code).toBe(2);
