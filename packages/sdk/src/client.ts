@@ -99,7 +99,8 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * waiting now, then each new one as it parks; never ends by itself. Ends
    * at once when the loop breaks, `return()` is called or `signal` aborts.
    * It follows the feed from its head, so a store whose retention pruned
-   * events is watched as any other.
+   * events is watched as any other. A kernel that restarts, or does not
+   * answer for a while, is waited out: its reads are tried again.
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
   watch(options: WatchOptions = {}): AsyncIterableIterator<Decision> {

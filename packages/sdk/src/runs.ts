@@ -32,7 +32,8 @@ export class RunHandle {
    * waiting now, then each new one as it parks. The loop ends when the run
    * ends; `run.decisions.watch({ signal })` also ends when the signal aborts.
    * It follows the feed from its head, so a run whose first events retention
-   * pruned is watched as any other.
+   * pruned is watched as any other. A kernel that restarts, or does not
+   * answer for a while, is waited out: its reads are tried again.
    *
    * ```ts
    * for await (const d of run.decisions) d.isAsk() ? await d.answer({ content: 'Now' }) : await d.approve();

@@ -149,7 +149,7 @@ export class LiveSocket {
       if (this.attempt > 0 && this.options.check) await this.options.check();
       Socket = await resolveWebSocket(this.options.WebSocket);
     } catch (error) {
-      if (isRetryable(error)) {
+      if (isPassingFailure(error)) {
         this.scheduleReconnect();
         return;
       }
@@ -291,7 +291,7 @@ const PASSING_CODES = new Set([
   'internal',
 ]);
 
-/** A failure worth retrying (see {@link PASSING_CODES}). */
-function isRetryable(error: unknown): boolean {
+/** A failure worth retrying (see {@link PASSING_CODES}): a socket reconnects, a watcher reads again. */
+export function isPassingFailure(error: unknown): boolean {
   return PASSING_CODES.has((error as { code?: unknown } | null)?.code as string);
 }

@@ -2,6 +2,7 @@ import { type Decision, type DecisionContext, isWaiting, toDecision } from '../d
 import { isFeedResyncError } from '../errors.js';
 import type { FeedOptions, FeedSubscription } from '../feed.js';
 import type { TaskView } from '../views.js';
+import { isPassingFailure } from './socket.js';
 
 /** Options of a decisions watcher. */
 export interface WatchOptions {
@@ -25,6 +26,9 @@ function spell(task: TaskView): string {
   return `${task.run_id}/${task.key}/${task.state}/${task.deadline_at ?? ''}`;
 }
 
+/** The longest pause before a watcher reads again after a passing failure. */
+const MAX_READ_PAUSE_MS = 5000;
+
 // Events that cannot change what rests on a person.
 const QUIET = new Set(['run.model_read', 'run.round_started', 'task.claimed', 'task.succeeded']);
 
@@ -44,11 +48,14 @@ class Nudges {
     this.wake?.();
   }
 
-  /** Waits for the next nudge, failure or stop. */
-  async next(): Promise<void> {
+  /** Waits for the next nudge, failure or stop; or `ms` at most, when given. */
+  async next(ms?: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     await new Promise<void>((resolve) => {
       this.wake = resolve;
+      if (ms !== undefined) timer = setTimeout(resolve, ms);
     });
+    clearTimeout(timer);
     this.wake = null;
   }
 }
@@ -101,6 +108,7 @@ async function* follow(
   stop.addEventListener('abort', wakeOnStop, { once: true });
   const pump = pumpFeed(source, nudges, stop);
   const yielded = new Set<string>();
+  let failedReads = 0;
   try {
     while (!stop.aborted) {
       if (nudges.failure) throw nudges.failure;
@@ -112,9 +120,15 @@ async function* follow(
       let read: { tasks: TaskView[]; ended: boolean };
       try {
         read = await source.read(stop);
+        failedReads = 0;
       } catch (error) {
         if (stop.aborted) return;
-        throw error;
+        if (!isPassingFailure(error)) throw error;
+        // A kernel restarting or its store out for a moment: read again after a pause, as the
+        // feed reconnects by itself, rather than end a watcher that never ends by itself.
+        nudges.dirty = true;
+        await nudges.next(Math.min(MAX_READ_PAUSE_MS, 100 * 2 ** failedReads++));
+        continue;
       }
       if (stop.aborted) return;
       const waiting = read.tasks.filter(isWaiting);
