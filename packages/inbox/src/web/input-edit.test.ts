@@ -27,6 +27,30 @@ describe('readEditedInput', () => {
     expect(read.message).not.toMatch(/position/);
   });
 
+  it('refuses a number that would be sent as other digits than typed, wherever it is', () => {
+    const read = readEditedInput('{\n  "id": 12345678901234567890\n}', original);
+    expect(read).toEqual({
+      ok: false,
+      message:
+        'Not sent as typed (line 2, column 9): 12345678901234567890 is an integer past 2^53 that would be sent as 12345678901234567000; write it as a string',
+    });
+    expect(readEditedInput('[1e400]', original)).toMatchObject({
+      ok: false,
+      message:
+        'Not sent as typed (line 1, column 2): 1e400 is past the largest number JSON carries (sent as null)',
+    });
+    expect(readEditedInput('{"n": -90071992547409930}', original)).toMatchObject({ ok: false });
+    // Digits inside a string, safe integers, fractions and exponents are sent as typed.
+    for (const text of [
+      '{"id": "12345678901234567890", "quote": "say \\"99999999999999999999\\""}',
+      '{"n": 9007199254740991, "m": -9007199254740991, "x": 0.1, "y": 1e21, "z": 1.5e-7}',
+      // As a kernel writes a large integer back (an input it took), and one a double holds.
+      '{"n": 12345678901234567000, "m": 1000000000000000000000, "z": -0}',
+    ]) {
+      expect(readEditedInput(text, original)).toMatchObject({ ok: true, changed: true });
+    }
+  });
+
   it('refuses an empty input', () => {
     expect(readEditedInput('  \n', original)).toEqual({
       ok: false,

@@ -22,10 +22,55 @@ function lineAndColumn(text: string, position: number): { line: number; column: 
   return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }
 
+/** A JSON number token, from where a scan stands on its first character. */
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The first number of a valid JSON text that would not be sent as typed, with
+ * its offset: an integer past 2^53, which the page reads (and sends) as other
+ * digits, or a number past the largest double, read as Infinity and sent as
+ * null. The kernel refuses such a number from any client (`inexact_number`);
+ * here it would be rounded before the kernel ever saw it.
+ */
+function inexactNumber(text: string): { at: number; words: string } | null {
+  for (let at = 0; at < text.length; ) {
+    const character = text[at] ?? '';
+    if (character === '"') {
+      // Past the string: an escaped quote does not end it.
+      let end = at + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      at = end + 1;
+      continue;
+    }
+    NUMBER.lastIndex = at;
+    const token = /[-\d]/.test(character) ? NUMBER.exec(text)?.[0] : undefined;
+    if (token === undefined) {
+      at += 1;
+      continue;
+    }
+    const value = Number(token);
+    if (!Number.isFinite(value)) {
+      return { at, words: `${token} is past the largest number JSON carries (sent as null)` };
+    }
+    // An integer is sent as typed when the page writes it back alike (the digits a kernel's
+    // own answer carries) or the double holds it exactly.
+    const integer = !/[.eE]/.test(token);
+    if (integer && String(value) !== token && BigInt(token) !== BigInt(value)) {
+      return {
+        at,
+        words: `${token} is an integer past 2^53 that would be sent as ${JSON.stringify(value)}; write it as a string`,
+      };
+    }
+    at += token.length;
+  }
+  return null;
+}
+
 /**
  * Reads the text a person typed as a call's input. Invalid JSON is refused
- * with where it goes wrong (line and column) and the parser's words; `changed`
- * says whether the value differs from `original`.
+ * with where it goes wrong (line and column) and the parser's words, and so
+ * is a number that would be sent as other digits than typed; `changed` says
+ * whether the value differs from `original`.
  */
 export function readEditedInput(text: string, original: unknown): EditedInput {
   if (text.trim() === '') {
@@ -33,6 +78,14 @@ export function readEditedInput(text: string, original: unknown): EditedInput {
   }
   try {
     const value = JSON.parse(text) as unknown;
+    const inexact = inexactNumber(text);
+    if (inexact) {
+      const where = lineAndColumn(text, inexact.at);
+      return {
+        ok: false,
+        message: `Not sent as typed (line ${where.line}, column ${where.column}): ${inexact.words}`,
+      };
+    }
     return { ok: true, value, changed: !sameJson(value, original ?? null) };
   } catch (error) {
     const said = (error as Error).message;
