@@ -103,4 +103,12 @@ describe('paths sent in a shape the manifest did not point at', () => {
     });
     expect(decide('t_write', { path: ['src/a.ts'] }).verdict).toBe('allow');
   });
+
+  it('read an empty path as the project root it resolves to', () => {
+    expect(decide('t_delete', { path: '' }).verdict).toBe('deny');
+    expect(decide('t_delete', { path: [''] }).verdict).toBe('deny');
+    // Writing or reading the root itself touches nothing the guardrail names.
+    expect(decide('t_write', { path: '' }).verdict).toBe('allow');
+    expect(decide('fetch', { url: '' }).targets).toEqual([]);
+  });
 });

@@ -102,13 +102,11 @@ export function canonicalUrl(raw: string): CanonicalTarget {
 
 function collect(value: unknown, tokens: readonly string[], out: string[]): void {
   if (tokens.length === 0) {
-    if (typeof value === 'string') {
-      if (value !== '') out.push(value);
-    } else if (Array.isArray(value)) {
+    if (typeof value === 'string') out.push(value);
+    else if (Array.isArray(value)) {
       // A list where the manifest points at one path names each of its strings: an input
       // schema that lets a list through must not let its paths pass unread.
-      for (const element of value)
-        if (typeof element === 'string' && element !== '') out.push(element);
+      for (const element of value) if (typeof element === 'string') out.push(element);
     }
     return;
   }
@@ -136,12 +134,22 @@ function collect(value: unknown, tokens: readonly string[], out: string[]): void
  * pointer ends names each of them.
  */
 export function valuesAtPointer(input: unknown, pointer: string): string[] {
+  return stringsAtPointer(input, pointer).filter((value) => value !== '');
+}
+
+/** {@link valuesAtPointer} with the empty strings kept. */
+function stringsAtPointer(input: unknown, pointer: string): string[] {
   const out: string[] = [];
   collect(input, pointerTokens(pointer), out);
   return out;
 }
 
-/** The canonical targets of a call, in the order the manifest lists its target fields. */
+/**
+ * The canonical targets of a call, in the order the manifest lists its target fields. An
+ * empty path is the directory a tool resolves it against, the project root (`.`), as
+ * `path.resolve(root, '')` reads it: a tool deleting `""` must meet the rules over what it
+ * holds. An empty URL names nothing.
+ */
 export function callTargets(
   entry: Pick<ToolManifestEntry, 'targets'> | undefined,
   input: unknown,
@@ -149,8 +157,9 @@ export function callTargets(
 ): CanonicalTarget[] {
   const targets: CanonicalTarget[] = [];
   for (const target of entry?.targets ?? []) {
-    for (const raw of valuesAtPointer(input, target.pointer)) {
-      targets.push(target.kind === 'path' ? canonicalPath(raw, projectRoot) : canonicalUrl(raw));
+    for (const raw of stringsAtPointer(input, target.pointer)) {
+      if (target.kind === 'path') targets.push(canonicalPath(raw, projectRoot));
+      else if (raw !== '') targets.push(canonicalUrl(raw));
     }
   }
   return targets;
