@@ -54,7 +54,11 @@ export class McpServerConnection {
 
   constructor(
     readonly server: NamedServer,
-    private readonly options: { startTimeoutMs?: number | undefined } = {},
+    private readonly options: {
+      startTimeoutMs?: number | undefined;
+      /** Longest a tools/call may run before it is cancelled and failed; default 10 min. */
+      callTimeoutMs?: number | undefined;
+    } = {},
   ) {}
 
   /** The server's process id, while it runs. */
@@ -160,7 +164,8 @@ export class McpServerConnection {
    * asks the server for progress (a `progressToken`) and tells each
    * `notifications/progress` the server sends for it.
    * @throws McpError when the server cannot be reached or refuses the request,
-   *   or answers no MCP tool result (saying the tool may have run).
+   *   answers no MCP tool result, or does not answer in time (the call is then
+   *   cancelled on it); each of the last two says the tool may have run.
    */
   async callTool(
     name: string,
@@ -171,6 +176,7 @@ export class McpServerConnection {
       onProgress?: ((progress: Progress) => void) | undefined;
     } = {},
   ): Promise<CallToolResult> {
+    const callTimeoutMs = this.options.callTimeoutMs ?? CALL_TIMEOUT_MS;
     const send = async () => {
       const client = await this.open();
       try {
@@ -183,9 +189,16 @@ export class McpServerConnection {
             params: { name, arguments: (input ?? {}) as Record<string, unknown> },
           },
           CallToolResultSchema,
-          { signal, timeout: CALL_TIMEOUT_MS, onprogress: options.onProgress },
+          { signal, timeout: callTimeoutMs, onprogress: options.onProgress },
         );
       } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+          // The SDK's "Request timed out" read as if nothing happened: the server may have acted.
+          throw new McpError(
+            ErrorCode.RequestTimeout,
+            `the server ${this.server.name} did not answer ${name} within ${callTimeoutMs} ms, and the call was cancelled on it: the tool may have run, and its outcome is unknown`,
+          );
+        }
         const issues = schemaIssuesOf(error);
         if (issues) {
           // Not the SDK's validation dump: the server answered, so whatever the tool does, it did.

@@ -8,7 +8,8 @@ const entry = fileURLToPath(new URL('./fixtures/malformed-answers-server.mjs', i
  * A server whose answer does not fit MCP's schema: the failure says so in one
  * line naming the server and the field, never the SDK's multi-line validation
  * dump; for a call, it says the tool may have run (the server answered), so a
- * row failed with it does not read as a call that never happened.
+ * row failed with it does not read as a call that never happened. So does a
+ * call the server never answered, once its timeout cut it off.
  */
 describe('McpServerConnection: answers that are no MCP result', () => {
   let connection: McpServerConnection | undefined;
@@ -16,11 +17,11 @@ describe('McpServerConnection: answers that are no MCP result', () => {
     await connection?.close();
   });
 
-  const connect = (env: Record<string, string> = {}) => {
-    connection = new McpServerConnection({
-      name: 'odd',
-      spec: { command: process.execPath, args: [entry], env },
-    });
+  const connect = (env: Record<string, string> = {}, callTimeoutMs?: number) => {
+    connection = new McpServerConnection(
+      { name: 'odd', spec: { command: process.execPath, args: [entry], env } },
+      { callTimeoutMs },
+    );
     return connection;
   };
 
@@ -33,6 +34,18 @@ describe('McpServerConnection: answers that are no MCP result', () => {
     );
     expect(failure?.message).toBe(
       'MCP error -32603: the server odd answered mangle with no MCP tool result (content: expected array, received string): the tool may have run, and its outcome is unknown',
+    );
+  });
+
+  it('a tools/call the server never answers says, once cut off, that the tool may have run', async () => {
+    const odd = connect({}, 200);
+    await odd.listTools();
+    const failure = await odd.callTool('hang', {}, new AbortController().signal).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toBe(
+      'MCP error -32001: the server odd did not answer hang within 200 ms, and the call was cancelled on it: the tool may have run, and its outcome is unknown',
     );
   });
 
