@@ -2,7 +2,12 @@ import { compileGlob, type Glob } from '../glob/byte-glob.js';
 import { pointerTokens } from '../issues/problem.js';
 import { textOf } from '../path/tool-input-path.js';
 import type { PermissionRule, ToolManifestEntry } from '../schemas/permissions.js';
-import { bindingPatternNames, rooted, type TargetCoverage } from './target-coverage.js';
+import {
+  bindingPatternNames,
+  bindingUrlTexts,
+  rooted,
+  type TargetCoverage,
+} from './target-coverage.js';
 import type { CanonicalTarget } from './targets.js';
 
 /** A call as the permission rules read it. */
@@ -114,7 +119,8 @@ export function ruleCoversTarget(
       binds ? bindingPatternNames(source, path, coverage) : rooted(source).matches(path),
     );
   }
-  return (rule.urls ?? []).some((source) => glob(source)?.matches(target.text));
+  const texts = rule.verdict === 'allow' ? [target.text] : bindingUrlTexts(target.text);
+  return (rule.urls ?? []).some((source) => texts.some((text) => glob(source)?.matches(text)));
 }
 
 const TREE_REMOVING_TRAITS = new Set(['delete', 'destructive']);

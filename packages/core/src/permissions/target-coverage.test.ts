@@ -112,3 +112,37 @@ describe('paths sent in a shape the manifest did not point at', () => {
     expect(decide('fetch', { url: '' }).targets).toEqual([]);
   });
 });
+
+describe('a URL sent without its scheme', () => {
+  const rule = (verdict: 'deny' | 'allow'): PermissionRule => ({
+    verdict,
+    urls: ['https://internal.example.com/*'],
+  });
+  const fetched = (verdict: 'deny' | 'allow', url: string, ruleSetId = 'autonomous') =>
+    evaluatePermissions({
+      toolName: 'fetch',
+      input: { url },
+      manifest: FIXTURE_MANIFEST,
+      projectRoot: '/repo',
+      ruleSetId,
+      customRuleSets: undefined,
+      approvalMode: 'bypass',
+      overlays: { conversation: [{ ruleSetId, rules: [rule(verdict)] }] },
+    }).verdict;
+
+  it('is read by a deny as the https or http URL a tool would fetch', () => {
+    for (const url of [
+      'internal.example.com/x',
+      '//internal.example.com/x',
+      'INTERNAL.example.com:443/x',
+    ]) {
+      expect(fetched('deny', url), url).toBe('deny');
+    }
+    expect(fetched('deny', 'example.com/x')).toBe('allow');
+  });
+
+  it('is not granted by an allow over the URL with its scheme', () => {
+    expect(fetched('allow', 'https://internal.example.com/x', 'read_only')).toBe('allow');
+    expect(fetched('allow', 'internal.example.com/x', 'read_only')).not.toBe('allow');
+  });
+});

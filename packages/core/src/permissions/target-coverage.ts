@@ -1,5 +1,5 @@
 import { compileRootedPattern, type RootedPattern } from './rooted-pattern.js';
-import { foldedPathText } from './targets.js';
+import { canonicalUrl, foldedPathText } from './targets.js';
 
 /**
  * What a deny or an ask over rooted path patterns names of a call beyond the paths its
@@ -78,4 +78,18 @@ export function bindingPatternNames(
   const foldedPath = foldedPathText(path);
   if (foldedSource === source && foldedPath === path) return false;
   return namesAsWritten(foldedSource, foldedPath, coverage);
+}
+
+/**
+ * The URLs a deny or an ask reads for a URL target: the canonical one, and for text that is
+ * no absolute URL (`internal.example.com/x`, `//internal.example.com/x`) the `https://` and
+ * `http://` URLs a tool that fills in a scheme would fetch, so a rule over
+ * `https://internal.example.com/*` is not passed by leaving the scheme out.
+ */
+export function bindingUrlTexts(text: string): readonly string[] {
+  // `host:443/x` parses as a URL of the scheme `host:`: only `scheme://` says a scheme was given.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return [text];
+  const rest = text.trim().replace(/^\/\//, '');
+  if (rest === '') return [text];
+  return [text, canonicalUrl(`https://${rest}`).text, canonicalUrl(`http://${rest}`).text];
 }
