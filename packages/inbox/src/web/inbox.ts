@@ -280,6 +280,8 @@ export class InboxView {
       return;
     }
     const generation = this.pages.generation;
+    // A read of the row already on the way (a tick's) may have been answered before this event.
+    this.reads.forget(key);
     let decision: Decision | null;
     try {
       decision = await this.reads.read(runId, taskKey);

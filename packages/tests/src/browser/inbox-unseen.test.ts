@@ -2,7 +2,7 @@ import { createClient, type Workspace } from '@airlock/sdk';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
-import { scriptedRun } from '../support/kernel.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
 import { type DroppableFeed, droppableFeed } from './held-feed.js';
 import { parkedWrites, secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
@@ -107,6 +107,41 @@ describe.skipIf(browserSkipReason !== null)(
       const task = await f.ws.runs.run(run.id).task('t1');
       expect(task.state).toBe('needs_approval');
       expect(task.approvals?.received.length).toBe(1);
+      await (await parked(ana, run.id, 't1')).deny({ reason: 'done here' });
+    });
+
+    it('draws a row edited while a read of it was on the way as the edit left it, not as that read found it', async () => {
+      const page = await f.openInbox();
+      // Parked while the page is open: its row is drawn from its events, and read when ticked.
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'release', input: { version: '9.0.0' } }] },
+          { final: 'released' },
+        ]),
+      );
+      const row = page.locator(`.list [data-decision="${run.id}/t1"]`);
+      await row.waitFor();
+      // Every read of a row is answered by the kernel at once, but reaches the page only when let go.
+      const held: (() => void)[] = [];
+      let delivered = 0;
+      await page.route('**/trpc/tasks.get**', async (route) => {
+        const response = await route.fetch();
+        await new Promise<void>((go) => held.push(go));
+        await route.fulfill({ response });
+        delivered += 1;
+      });
+      // Ticked, the row is read (answered before the edit below).
+      await row.locator('.tick').check();
+      await eventually(() => held.length === 1, { what: "the tick's read" });
+      await (await parked(ana, run.id, 't1')).approve({ tool_input: { version: '9.0.0-evil' } });
+      // The edit's event asks for the row afresh: the older answer is not taken for it.
+      await eventually(() => held.length === 2, { what: 'a read of the edited row' });
+      held[0]?.();
+      await eventually(() => delivered === 1, { what: 'the older answer delivered' });
+      held[1]?.();
+      await row.filter({ hasText: '9.0.0-evil' }).waitFor();
+      expect(await row.locator('.tick').isChecked()).toBe(false);
+      await page.unroute('**/trpc/tasks.get**');
       await (await parked(ana, run.id, 't1')).deny({ reason: 'done here' });
     });
 
