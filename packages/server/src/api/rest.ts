@@ -139,8 +139,11 @@ function decodeParam(value: string): string {
 
 /**
  * Carries an `If-Match` ETag into the input's `version` on the operations that
- * take one (an approve bound to the row the person saw).
- * @throws AirlockError invalid_input when the header and the body name different versions.
+ * take one (an approve bound to the row the person saw). A write that takes
+ * no version refuses one, as it refuses a query string: it would act whatever
+ * the row is now, where its caller asked it to act only on the row it read.
+ * @throws AirlockError invalid_input when the header and the body name different
+ *   versions, or the header binds a write that takes no version.
  */
 function versionFromIfMatch(
   req: IncomingMessage,
@@ -149,8 +152,13 @@ function versionFromIfMatch(
 ): void {
   const header = req.headers['if-match'];
   // `If-Match: *` matches any version (HTTP's meaning): the approve is not bound.
-  if (header === undefined || header.trim() === '*' || !('version' in operation.input.shape)) {
-    return;
+  if (header === undefined || header.trim() === '*') return;
+  if (!('version' in operation.input.shape)) {
+    if (operation.method === 'GET') return;
+    throw new AirlockError(
+      'invalid_input',
+      `${operation.name} takes no row version, so If-Match cannot bind it; send it without If-Match`,
+    );
   }
   // One entity tag, quoted or bare: an approve is bound to one version, so a list is refused.
   const tag = /^(?:W\/)?"([^"]*)"$|^([^",\s]+)$/.exec(header.trim());
