@@ -133,15 +133,19 @@ export class DetailPane {
   /**
    * Puts `content` in the pane. A text field the person was typing into
    * (not one a verb in flight disabled) goes with the card, so what they
-   * typed and the cursor move to the unsent note.
+   * typed and the cursor move to the unsent note; any other focus the card
+   * held (its button, the card itself while a verb was in flight) stays in
+   * the pane, so the keyboard and a screen reader go on from the next card,
+   * not from the top of the page.
    */
   private replace(content: HTMLElement): void {
     const focused = document.activeElement;
-    const typing = isTextField(focused) && !focused.disabled && this.body.contains(focused);
+    const inPane = focused !== null && this.body.contains(focused);
+    const typing = inPane && isTextField(focused) && !focused.disabled;
     this.body.replaceChildren(content);
     if (typing) {
       const call = focused.closest('article')?.getAttribute('aria-label') ?? 'the call';
       this.unsent.keep(call, focused.value);
-    }
+    } else if (inPane) this.element.focus({ preventScroll: true });
   }
 }

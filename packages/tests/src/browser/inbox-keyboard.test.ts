@@ -88,6 +88,26 @@ describe.skipIf(browserSkipReason !== null)(
       expect(task.error?.detail).toBe('read, and not this one');
     });
 
+    it('keeps the keyboard in the pane when its card goes: after Enter on Approve, Tab reaches the next card', async () => {
+      const run = await twoCalls('focus');
+      const page = await f.openInbox();
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      const card = page.locator(`.detail article[data-decision="${run.id}/t1"]`);
+      await card.locator('[data-action="approve"]').focus();
+      await page.keyboard.press('Enter');
+      await page.locator(`.list [data-decision="${run.id}/t1"]`).waitFor({ state: 'detached' });
+      await page.locator(`.detail article[data-decision="${run.id}/t2"]`).waitFor();
+      const inPane = () =>
+        page.evaluate(() => document.querySelector('.detail')?.contains(document.activeElement));
+      expect(await inPane()).toBe(true);
+      await page.keyboard.press('Tab');
+      expect(await inPane()).toBe(true);
+      expect(
+        await page.evaluate(() => document.activeElement?.closest('article')?.dataset.decision),
+      ).toBe(`${run.id}/t2`);
+      await (await parked(f.ws, run.id, 't2')).deny({ reason: 'enough' });
+    });
+
     it('ticks nothing with x while the filter hides the open row: a bulk verb decides only rows in view', async () => {
       const run = await twoCalls('hidden');
       const page = await f.openInbox();
