@@ -79,6 +79,8 @@ export type GatewayServer = Server & {
    * cancellation read right behind it (the same stdio chunk) finds it.
    */
   callArrived(id: string | number): void;
+  /** How many `tools/call`s were delivered and are not answered yet. */
+  readonly callsInFlight: number;
   /**
    * Cancels an in-flight `tools/call` for its client, with the client's
    * reason: marked cancelled (not left by a disconnect) and stopped, also
@@ -216,7 +218,9 @@ export function createGatewayServer(options: {
     const ending = session.close().catch((error: unknown) => server.onerror?.(error as Error));
     options.onSessionEnding?.(ending);
   };
-  return Object.assign(server, {
+  // A getter, which Object.assign would read once instead of copying.
+  Object.defineProperty(server, 'callsInFlight', { get: () => callsInFlight.size });
+  return Object.assign(server as Server & { readonly callsInFlight: number }, {
     callArrived(id: string | number) {
       callsInFlight.set(id, new AbortController());
     },

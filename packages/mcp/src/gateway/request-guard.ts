@@ -167,7 +167,11 @@ export async function connectGuarded(
         return;
       }
       if (message.method === 'initialize') initialized = true;
-      if (message.method === 'tools/call') server.callArrived?.(message.id);
+      // A task-augmented call is refused by the SDK before any handler runs: nothing to stop.
+      const task = (message.params as { task?: unknown } | undefined)?.task;
+      if (message.method === 'tools/call' && task === undefined) {
+        server.callArrived?.(message.id);
+      }
     } else if (isJSONRPCNotification(message)) {
       const problem = messageProblem(message);
       if (problem) {
