@@ -1,11 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../testing/harness.js';
+import { openRaw } from '../testing/raw-connection.js';
 import { makeFixture } from '../testing/run-fixtures.js';
 import { backends } from '../testing/stores.js';
 
 /**
- * A body sent with a content coding: the kernel decodes none, so REST and
+ * A body sent with a content coding, or a transfer coding besides chunked:
+ * the kernel decodes none, so REST and
  * tRPC refuse it 415 before reading it (never as JSON that is not UTF-8, nor
  * a mislabelled body taken as sent), and change nothing.
  */
@@ -62,6 +64,31 @@ describe('a body sent with Content-Encoding', () => {
     expect(answer.status).toBe(415);
     const body = (await answer.json()) as { error: { data: { error: { code: string } } } };
     expect(body.error.data.error.code).toBe('unsupported_media_type');
+    await stillParked();
+  });
+
+  it('is refused 415 when a transfer coding besides chunked (which Node leaves coded) is named', async () => {
+    const connection = await openRaw(d.url);
+    const body = JSON.stringify({ reason: 'no' });
+    connection.socket.write(
+      `POST ${task}/deny HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${d.tokens.member}\r\n` +
+        'content-type: application/json\r\ntransfer-encoding: gzip, chunked\r\n\r\n' +
+        `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+    );
+    // The answer is read whole (its JSON ends the body), whether or not the connection stays open.
+    await new Promise<void>((resolve) => {
+      const whole = () => /\r\n\r\n\{.*\}\}$/s.test(connection.received());
+      if (whole()) resolve();
+      connection.socket.on('data', () => {
+        if (whole()) resolve();
+      });
+      void connection.closed.then(() => resolve());
+    });
+    connection.socket.destroy();
+    const answer = connection.received();
+    expect(answer).toMatch(/^HTTP\/1\.1 415/);
+    expect(answer).toContain('"code":"unsupported_media_type"');
+    expect(answer).toContain('Transfer-Encoding gzip');
     await stillParked();
   });
 

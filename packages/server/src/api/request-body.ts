@@ -132,21 +132,33 @@ export function unsupportedMediaType(): AirlockError {
   return new AirlockError('unsupported_media_type', 'send the body as application/json');
 }
 
+/** The codings of a header's list that are not in `understood`, as sent (empty: none). */
+function otherCodings(header: string | undefined, understood: readonly string[]): string[] {
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && !understood.includes(coding.toLowerCase()));
+}
+
 /**
- * The refusal of a body sent with a content coding (`Content-Encoding: gzip`,
- * `br`, ...): the kernel decodes none, so such a body would be read as bytes
- * that are no JSON text, or a mislabelled one taken as sent. Null when the
- * request names none or only `identity`. Checked before the body is read.
+ * The refusal of a body sent with a coding the kernel does not decode: a
+ * content coding (`Content-Encoding: gzip`, `br`, ...) or a transfer coding
+ * besides `chunked` (`Transfer-Encoding: gzip, chunked`, whose bytes Node
+ * hands over still coded). Such a body would be read as bytes that are no
+ * JSON text, or a mislabelled one taken as sent. Null when the request names
+ * none (or only `identity`). Checked before the body is read.
  */
 export function contentEncodingRefusal(req: IncomingMessage): AirlockError | null {
-  const header = req.headers['content-encoding'];
-  if (header === undefined) return null;
-  const codings = header.split(',').map((coding) => coding.trim().toLowerCase());
-  if (codings.every((coding) => coding === 'identity' || coding === '')) return null;
-  const named = header.length > 40 ? `${header.slice(0, 40)}…` : header;
+  const content = otherCodings(req.headers['content-encoding'], ['identity']);
+  const transfer = otherCodings(req.headers['transfer-encoding'], ['chunked', 'identity']);
+  const [header, codings] =
+    content.length > 0 ? ['Content-Encoding', content] : ['Transfer-Encoding', transfer];
+  if (codings.length === 0) return null;
+  const named = codings.join(', ').slice(0, 40);
   return new AirlockError(
     'unsupported_media_type',
-    `the body is sent with Content-Encoding ${named}; send it uncompressed (application/json as is)`,
+    `the body is sent with ${header} ${named}; send it uncompressed (application/json as is)`,
   );
 }
 
