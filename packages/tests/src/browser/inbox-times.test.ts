@@ -21,7 +21,7 @@ describe.skipIf(browserSkipReason !== null)(
         async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
       );
       // The page's clock is the test's to move: no wait on a real one.
-      const page = await f.openSignedIn('#/', undefined, undefined, undefined, (opened) =>
+      const page = await f.openSignedIn('#/', undefined, undefined, (opened) =>
         opened.clock.install(),
       );
       const row = page.locator(`.list [data-decision="${run.id}/t1"]`);
