@@ -179,10 +179,13 @@ function layerWhy(decision: Approval): HTMLElement | null {
       : '';
   const which = rule?.text ? `: ${rule.text}` : rule?.index != null ? `: rule #${rule.index}` : '';
   const detail = said?.detail ? ` — ${said.detail}` : '';
+  // The layer's words quote the call (the tool's name a model wrote): hidden characters as marks.
   return h(
     'p',
     { class: 'why-layer' },
-    `Parked by the ${layer.replace('_', ' ')} layer,${where}${which}${detail}`,
+    visibleText(`Parked by the ${layer.replace('_', ' ')} layer,${where}${which}${detail}`, {
+      oneLine: true,
+    }),
   );
 }
 

@@ -89,6 +89,33 @@ describe.skipIf(browserSkipReason !== null)(
       }
     });
 
+    it('shows hidden characters as marks in the line that says which layer parked the call', async () => {
+      // The supervised rule set's baseline asks a person for a tool its manifest does not declare,
+      // and says so quoting the tool's name as the model wrote it.
+      const run = await f.ws.runs.create({
+        approval_mode: 'bypass',
+        input: 'deploy it',
+        tool_manifest: [{ name: 'ci', input_schema: { type: 'object' }, risk_traits: ['execute'] }],
+        permission_rule_set: 'supervised',
+        provider: {
+          kind: 'scripted',
+          rounds: [
+            { tool_calls: [{ name: 'deploy\u202eyalp', input: { env: 'prod' } }] },
+            { final: 'done' },
+          ],
+        },
+      });
+      const page = await f.openInbox();
+      const card = await openCall(page, `${run.id}/t1`);
+      const why = card.locator('.why-layer');
+      expect(await why.textContent()).toBe(
+        'Parked by the rule set layer, rule set supervised (baseline) — the tool manifest does not declare deploy⟨U+202E⟩yalp',
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      const decision = await f.ws.decisions.get(run.id, 't1');
+      if (decision?.isApproval()) await decision.deny({ reason: 'tricky' });
+    });
+
     it('keeps Deny and Edit input in view beside a diff of one very long line, at 1280 and 390 px', async () => {
       const run = await f.ws.runs.create(
         scriptedRun('ask', [
