@@ -5,12 +5,12 @@ import { accessRefusal } from './backup-paths.js';
 /**
  * What is wrong with `text` as a directory a setting names, which the kernel
  * makes when missing, or null when nothing is (as far as can be told without
- * making it): a file at the path or in place of one of its parents, and, with
- * `writable`, a directory (the path itself, or the nearest parent that exists
- * when it is missing) this process may not write in. Nothing is created: a
- * refused start changes nothing.
+ * making it): a file at the path or in place of one of its parents, a parent
+ * it may not search, or a directory (the path itself, or the nearest parent
+ * that exists when it is missing) this process may not write in. Nothing is
+ * created: a refused start changes nothing.
  */
-export function directoryProblem(text: string, options: { writable: boolean }): string | null {
+export function directoryProblem(text: string): string | null {
   const target = resolve(text);
   for (let path = target; ; path = dirname(path)) {
     let isDirectory: boolean;
@@ -20,11 +20,9 @@ export function directoryProblem(text: string, options: { writable: boolean }): 
       // Missing (or under a file): its parent says.
       const { code } = error as NodeJS.ErrnoException;
       if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(path) !== path) continue;
-      // A parent this process may not search: only a setting that must be writable says so here.
-      return options.writable ? `cannot reach ${path} (${code ?? 'unknown error'})` : null;
+      return `cannot reach ${path} (${code ?? 'unknown error'})`;
     }
     if (!isDirectory) return `${path} is a file`;
-    if (!options.writable) return null;
     // The directory itself is also read (the file that names it); a parent need only take a new folder.
     const mode =
       path === target

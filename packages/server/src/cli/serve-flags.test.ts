@@ -123,6 +123,11 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--data-dir', join(root, 'a-file', 'sub')],
       `--data-dir wants a directory (made if missing), not "${join(root, 'a-file', 'sub')}": ${join(root, 'a-file')} is a file`,
     ],
+    // No user may make a folder in /proc/self, root included (EPERM; EACCES for others).
+    [
+      ['--data-dir', '/proc/self/airlock'],
+      '--data-dir wants a directory (made if missing), not "/proc/self/airlock": cannot write in /proc/self (',
+    ],
     [
       ['--retention-export-dir', join(root, 'a-file')],
       `--retention-export-dir wants a directory serve can write in (made if missing), not "${join(root, 'a-file')}": ${join(root, 'a-file')} is a file`,
@@ -131,7 +136,6 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--retention-export-dir', join(root, 'a-file', 'exports')],
       `--retention-export-dir wants a directory serve can write in (made if missing), not "${join(root, 'a-file', 'exports')}": ${join(root, 'a-file')} is a file`,
     ],
-    // No user may make a folder in /proc/self, root included (EPERM; EACCES for others).
     [
       ['--retention-export-dir', '/proc/self/exports'],
       '--retention-export-dir wants a directory serve can write in (made if missing), not "/proc/self/exports": cannot write in /proc/self (',

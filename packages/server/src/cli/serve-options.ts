@@ -152,14 +152,15 @@ function modelBaseUrl(text: string, source: string): string {
 }
 
 /**
- * Reads `--data-dir`: a directory, or a path where one can be made. A file
- * there (or in place of one of its parents) made serve fail later with only
- * `EEXIST` or `ENOTDIR` from mkdir; it is refused before anything opens.
- * @throws ServeUsageError naming the flag or variable and the file in the way.
+ * Reads `--data-dir`: a directory serve can write in, or a path where one can
+ * be made. A file there (or in place of one of its parents), or a directory
+ * it may not write in, made serve fail later with only `EEXIST`, `ENOTDIR`,
+ * `EACCES` or `ENOENT` from mkdir, exit 1; it is refused before anything opens.
+ * @throws ServeUsageError naming the flag or variable and what is in the way.
  */
 function dataDir(found: Setting | undefined): string {
   if (!found) return '.airlock';
-  const problem = directoryProblem(found.text, { writable: false });
+  const problem = directoryProblem(found.text);
   if (problem === null) return found.text;
   throw new ServeUsageError(
     `${found.source} wants a directory (made if missing), not "${found.text}": ${problem}`,
@@ -177,7 +178,7 @@ function dataDir(found: Setting | undefined): string {
  */
 function retentionExportDir(found: Setting | undefined): string | undefined {
   if (!found) return undefined;
-  const problem = directoryProblem(found.text, { writable: true });
+  const problem = directoryProblem(found.text);
   if (problem === null) return found.text;
   throw new ServeUsageError(
     `${found.source} wants a directory serve can write in (made if missing), not "${found.text}": ${problem}`,

@@ -10,7 +10,8 @@ lifecycle feed and the executor cable over WebSocket.
 Options:
   --port <n>            TCP port (env AIRLOCK_PORT; default 4820; 0 picks a free one)
   --host <addr>         Address to listen on (env AIRLOCK_HOST; default 127.0.0.1)
-  --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
+  --data-dir <dir>      SQLite data directory, made if missing (env AIRLOCK_DATA_DIR;
+                        default ./.airlock)
   --database-url <url>  PostgreSQL URL; overrides --data-dir (env DATABASE_URL)
   --durability <mode>   full: an answer that reports a change waits until it is on
                         disk (survives power loss); relaxed: it may not (faster)
