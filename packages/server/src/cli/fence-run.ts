@@ -19,6 +19,7 @@ import {
 } from './existing-store.js';
 import type { FenceArgs } from './fence-args.js';
 import { continuedReport, fencedLine, fenceReport, fenceStore } from './fence-report.js';
+import { tlsFailureDetail } from './serve-store-unreachable.js';
 
 /**
  * Fences the store `airlock fence` was pointed at, its command line read
@@ -76,7 +77,12 @@ export async function runFence({ location, replacedUrl }: FenceArgs): Promise<nu
       return 1;
     }
     const mapped = asStoreError(error);
-    if (!(mapped instanceof StoreUnavailableError)) throw error;
+    if (!(mapped instanceof StoreUnavailableError)) {
+      const tls = location.databaseUrl && tlsFailureDetail(error, '--database-url or DATABASE_URL');
+      if (!tls) throw error;
+      process.stderr.write(`airlock fence: store_unreachable: ${forTerminal(tls)}\n`);
+      return 1;
+    }
     process.stderr.write(`airlock fence: ${mapped.code}: ${forTerminal(mapped.detail)}\n`);
     return 1;
   } finally {
@@ -121,7 +127,7 @@ function checkDataDirectory(dataDir: string): void {
 /** The replaced database could not be read for its event numbers; nothing was changed. */
 class ReplacedStoreError extends Error {
   constructor(
-    readonly code: 'not_an_airlock_store' | 'store_unavailable',
+    readonly code: 'not_an_airlock_store' | 'store_unavailable' | 'store_unreachable',
     message: string,
   ) {
     super(message);
@@ -142,6 +148,13 @@ async function readReplacedHeads(databaseUrl: string): Promise<Map<string, numbe
       throw new ReplacedStoreError(
         'not_an_airlock_store',
         `the replaced database ${error.description} has no Airlock tables; ${check}`,
+      );
+    }
+    const tls = tlsFailureDetail(error, '--replaced-database-url');
+    if (tls) {
+      throw new ReplacedStoreError(
+        'store_unreachable',
+        `reading the replaced database: ${tls}; nothing was changed`,
       );
     }
     const mapped = asStoreError(error);

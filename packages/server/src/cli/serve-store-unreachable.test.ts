@@ -73,6 +73,35 @@ describe.skipIf(skip !== null)(
     timeout: 60_000,
   },
   () => {
+    // The test server takes no TLS: a URL that asks for it fails its handshake.
+    it('token and fence on a URL asking for TLS the server lacks: store_unreachable, what to check', async () => {
+      const url = new URL(process.env.AIRLOCK_TEST_DATABASE_URL!);
+      url.searchParams.set('sslmode', 'verify-full');
+      const tls =
+        'cannot open a TLS connection to the PostgreSQL store (The server does not support SSL connections); check sslmode and the certificate files in';
+      const token = await runLocalCli(['token', 'list', '--database-url', url.toString()]);
+      expect(token.code).toBe(1);
+      expect(token.stderr).toBe(
+        `airlock token list: store_unreachable: ${tls} --database-url or DATABASE_URL\n`,
+      );
+      const fence = await runLocalCli(['fence', '--database-url', url.toString()]);
+      expect(fence.code).toBe(1);
+      expect(fence.stderr).toBe(
+        `airlock fence: store_unreachable: ${tls} --database-url or DATABASE_URL\n`,
+      );
+      const replaced = await runLocalCli([
+        'fence',
+        '--database-url',
+        process.env.AIRLOCK_TEST_DATABASE_URL!,
+        '--replaced-database-url',
+        url.toString(),
+      ]);
+      expect(replaced.code).toBe(1);
+      expect(replaced.stderr).toBe(
+        `airlock fence: store_unreachable: reading the replaced database: ${tls} --replaced-database-url; nothing was changed\n`,
+      );
+    });
+
     it('a database the server does not have: exit 1, store_unreachable, the setting named', async () => {
       const url = new URL(process.env.AIRLOCK_TEST_DATABASE_URL!);
       url.pathname = '/airlock_no_such_database';

@@ -27,6 +27,24 @@ const NO_TLS = 'The server does not support SSL connections';
 /** Node's codes for a TLS handshake that failed (a certificate not trusted, expired, of another host). */
 const TLS_FAILED = /CERT|SSL|TLS/;
 
+/** Whether an error says a TLS connection to the server could not be opened. */
+function isTlsFailure(error: unknown): error is Error {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return error.message === NO_TLS || (typeof code === 'string' && TLS_FAILED.test(code));
+}
+
+/**
+ * What to say of a TLS connection to a PostgreSQL server that could not be
+ * opened (the server takes no TLS where the URL asks for it, a certificate
+ * not trusted, expired or of another host), naming `setting`; null for any
+ * other failure. The driver says only the first part.
+ */
+export function tlsFailureDetail(error: unknown, setting: string): string | null {
+  if (!isTlsFailure(error)) return null;
+  return `cannot open a TLS connection to the PostgreSQL store (${error.message}); check sslmode and the certificate files in ${setting}`;
+}
+
 /**
  * The line `airlock serve` prints when its PostgreSQL store could not be
  * opened, or null for any other failure. The driver's own message
@@ -48,7 +66,7 @@ export function storeUnreachableLine(
     line = `cannot reach the PostgreSQL store at ${url} (${error.message}); check --database-url or DATABASE_URL, and that PostgreSQL runs there and accepts connections`;
   } else if (typeof code === 'string' && SESSION_REFUSED.has(code)) {
     line = `the PostgreSQL server at ${url} refused the session (${error.message}: ${code}); check the user, password and database in --database-url or DATABASE_URL, and that the role may connect`;
-  } else if (error.message === NO_TLS || (typeof code === 'string' && TLS_FAILED.test(code))) {
+  } else if (isTlsFailure(error)) {
     line = `cannot open a TLS connection to the PostgreSQL store at ${url} (${error.message}); check sslmode and the certificate files in --database-url or DATABASE_URL`;
   } else {
     return null;

@@ -15,6 +15,7 @@ import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 import { looksLikeToken, readSecretArgument } from './secret-input.js';
+import { tlsFailureDetail } from './serve-store-unreachable.js';
 import { terminalLine } from './terminal-lines.js';
 
 /** What a verb of `airlock token` was asked to do, its command line checked (token.ts). */
@@ -46,7 +47,12 @@ export async function runTokenVerb(location: StoreLocation, asked: TokenVerb): P
     }
     // A full disk, an I/O error, a database that went away: the store's stable code, no stack.
     const mapped = asStoreError(error);
-    if (!(mapped instanceof StoreUnavailableError)) throw error;
+    if (!(mapped instanceof StoreUnavailableError)) {
+      const tls = location.databaseUrl && tlsFailureDetail(error, '--database-url or DATABASE_URL');
+      if (!tls) throw error;
+      process.stderr.write(`airlock token ${asked.verb}: store_unreachable: ${forTerminal(tls)}\n`);
+      return 1;
+    }
     process.stderr.write(`airlock token ${asked.verb}: ${mapped.code}: ${mapped.detail}\n`);
     return 1;
   } finally {
