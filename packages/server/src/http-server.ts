@@ -270,7 +270,10 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
           else if (req.method === 'POST') {
             // Read here, not by tRPC: bytes that are not UTF-8 are refused, never stored as U+FFFD.
             const caller = { limit: bodyLimit, plane: auth.principal?.kind ?? null };
-            const refusal = await readTrpcBody(req, trpcBodyLimit(name, caller, OPERATIONS));
+            const refusal = await readTrpcBody(req, {
+              limit: trpcBodyLimit(name, caller, OPERATIONS),
+              query: url.searchParams,
+            });
             if (refusal) bodyRefusals.set(req, refusal);
             // A body refused before or while it was read (too large, compressed) is not read on.
             const tooLarge =

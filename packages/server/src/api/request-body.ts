@@ -1,6 +1,6 @@
 import { constants, isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CredentialKind, OperationContract } from '@airlock/core';
+import { type CredentialKind, type OperationContract, pointerFrom } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import { checkJsonText } from './json-text.js';
@@ -162,6 +162,19 @@ export function contentEncodingRefusal(req: IncomingMessage): AirlockError | nul
   );
 }
 
+/**
+ * The refusal of a query parameter on a call that reads its input from the
+ * JSON body (a POST or PUT): it would be dropped unread (a version that binds
+ * an approve, a denial's reason), so it is refused, as a GET refuses an
+ * unknown one. REST and tRPC answer alike.
+ */
+export function queryOnBodyRefusal(method: string, key: string): AirlockError {
+  const message = `${method} reads its input from the JSON body; ${key} was sent in the query string`;
+  return new AirlockError('invalid_input', `${pointerFrom([key])}: ${message}`, [
+    { code: 'unrecognized_keys', pointer: pointerFrom([key]), message },
+  ]);
+}
+
 /** True while a request still has body bytes the server has not read. */
 export function hasUnreadBody(req: IncomingMessage): boolean {
   return (
@@ -178,17 +191,24 @@ export function hasUnreadBody(req: IncomingMessage): boolean {
  * whatever its type said: a body of a JSON type or none is JSON, as on REST,
  * and one of another type (form data, a byte stream, which tRPC would hand the
  * schema as an object of unknown keys) is refused `unsupported_media_type`.
- * On a refusal tRPC sees an empty body, and the refusal is returned for the
- * procedure to answer. A request without a body is left unread.
+ * A query parameter besides tRPC's `batch` is refused as REST refuses one on
+ * a POST. On a refusal tRPC sees an empty body, and the refusal is returned
+ * for the procedure to answer. A request without a body is left unread.
  */
 export async function readTrpcBody(
   req: IncomingMessage,
-  limit: number,
+  options: { limit: number; query: URLSearchParams },
 ): Promise<BodyRefusal | null> {
   const type = req.headers['content-type'];
   req.headers['content-type'] = 'application/json';
-  if (!hasUnreadBody(req)) return null;
   const holder = req as IncomingMessage & { body?: string };
+  // `batch` is tRPC's own; anything else (an `input`) tRPC would drop unread.
+  const queried = [...options.query.keys()].find((key) => key !== 'batch');
+  if (queried !== undefined) {
+    holder.body = '';
+    return queryOnBodyRefusal(req.method ?? 'POST', queried);
+  }
+  if (!hasUnreadBody(req)) return null;
   const encoded = contentEncodingRefusal(req);
   if (encoded) {
     holder.body = '';
@@ -196,7 +216,7 @@ export async function readTrpcBody(
   }
   let body: Buffer;
   try {
-    body = await readBody(req, limit);
+    body = await readBody(req, options.limit);
   } catch (error) {
     holder.body = '';
     return error instanceof AirlockError

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pointerFrom } from '@airlock/core';
 import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
@@ -27,6 +26,7 @@ import {
   decodeUtf8,
   hasUnreadBody,
   JSON_MEDIA_TYPE,
+  queryOnBodyRefusal,
   readBody,
   unsupportedMediaType,
 } from './request-body.js';
@@ -198,14 +198,9 @@ async function readInput(
       input[key] = route.numbers.has(key) ? decimalQueryNumber(key, value) : value;
     }
   } else {
-    // Its input is the body's: a parameter in the query would be dropped unread (a version that
-    // binds an approve, a denial's reason), so it is refused, as a GET refuses an unknown one.
-    for (const key of url.searchParams.keys()) {
-      const message = `${route.operation.method} reads its input from the JSON body; ${key} was sent in the query string`;
-      throw new AirlockError('invalid_input', `${pointerFrom([key])}: ${message}`, [
-        { code: 'unrecognized_keys', pointer: pointerFrom([key]), message },
-      ]);
-    }
+    // Its input is the body's: a parameter in the query would be dropped unread.
+    for (const key of url.searchParams.keys())
+      throw queryOnBodyRefusal(route.operation.method, key);
     const encoded = hasUnreadBody(req) ? contentEncodingRefusal(req) : null;
     if (encoded) throw encoded;
     const body = await readBody(req, limit);
