@@ -73,10 +73,16 @@ interface Session {
 const SERVER_ERROR = -32000;
 const PARSE_ERROR = -32700;
 
-/** The request's target as a URL, or null when it is none (`//[`): `new URL` throws on it. */
+/**
+ * The request's target as a URL, or null when it is none (`//[`, on which `new URL` throws)
+ * or starts with `//`: `//proxy/mcp` would read as host `proxy` and path `/mcp`, served past a
+ * proxy in front that refuses `/mcp` by its path.
+ */
 function targetOf(req: IncomingMessage): URL | null {
+  const target = req.url ?? '/';
+  if (target.startsWith('//')) return null;
   try {
-    return new URL(req.url ?? '/', 'http://gateway');
+    return new URL(target, 'http://gateway');
   } catch {
     return null;
   }

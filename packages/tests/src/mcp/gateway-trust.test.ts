@@ -227,7 +227,7 @@ describe('MCP gateway: who may open a session', () => {
 
   it('answers 400 to a request target that is not a URL, and keeps serving', async () => {
     const { port } = new URL(front.url);
-    for (const target of ['//[', 'http://a:99999/mcp']) {
+    for (const target of ['//[', 'http://a:99999/mcp', '//proxy/mcp']) {
       const answer = await rawRequest(
         front.url,
         [`POST ${target} HTTP/1.1`, `host: 127.0.0.1:${port}`, 'connection: close'].join('\r\n'),
