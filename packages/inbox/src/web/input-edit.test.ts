@@ -51,6 +51,24 @@ describe('readEditedInput', () => {
     }
   });
 
+  it('refuses a key given twice in one object, where the second one stands', () => {
+    const text =
+      '{\n  "command": "ls",\n  "nested": {"command": "ok"},\n  "command": "rm -rf /"\n}';
+    expect(readEditedInput(text, original)).toEqual({
+      ok: false,
+      message:
+        'Not sent as typed (line 4, column 3): the key "command" is given twice; only its last value would be sent',
+    });
+    // The same key in two objects, or as a value, is no repeat.
+    for (const fine of [
+      '{"a": {"k": 1}, "b": {"k": 2}}',
+      '[{"k": 1}, {"k": 2}]',
+      '{"k": "k", "v": ["k", "k"]}',
+    ]) {
+      expect(readEditedInput(fine, original)).toMatchObject({ ok: true });
+    }
+  });
+
   it('refuses an empty input', () => {
     expect(readEditedInput('  \n', original)).toEqual({
       ok: false,

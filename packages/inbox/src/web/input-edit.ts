@@ -3,6 +3,7 @@
  * call's new input, and the line diff of that input against the original.
  * No DOM, so it is unit-tested in Node.
  */
+import { visibleText } from '@airlock/sdk';
 import { type DiffLine, diffLinesOf } from './diff-source.js';
 import { sameJson } from './input-changes.js';
 
@@ -25,20 +26,49 @@ function lineAndColumn(text: string, position: number): { line: number; column: 
 /** A JSON number token, from where a scan stands on its first character. */
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/** Where a scan of JSON text stands just after a string: a `:` next makes it a key. */
+const KEY_COLON = /\s*:/y;
+
 /**
- * The first number of a valid JSON text that would not be sent as typed, with
- * its offset: an integer past 2^53, which the page reads (and sends) as other
- * digits, or a number past the largest double, read as Infinity and sent as
- * null. The kernel refuses such a number from any client (`inexact_number`);
- * here it would be rounded before the kernel ever saw it.
+ * The first thing of a valid JSON text that would not be sent as typed, with
+ * its offset: a key given twice in one object (only its last value is read),
+ * an integer past 2^53, which the page reads (and sends) as other digits, or
+ * a number past the largest double, read as Infinity and sent as null. The
+ * kernel refuses each from any client (`duplicate_key`, `inexact_number`);
+ * here the page would change the input before the kernel ever saw it.
  */
-function inexactNumber(text: string): { at: number; words: string } | null {
+function notAsTyped(text: string): { at: number; words: string } | null {
+  // The keys of each object the scan is in; null for an array.
+  const frames: (Set<string> | null)[] = [];
   for (let at = 0; at < text.length; ) {
     const character = text[at] ?? '';
+    if (character === '{' || character === '[') {
+      frames.push(character === '{' ? new Set() : null);
+      at += 1;
+      continue;
+    }
+    if (character === '}' || character === ']') {
+      frames.pop();
+      at += 1;
+      continue;
+    }
     if (character === '"') {
       // Past the string: an escaped quote does not end it.
       let end = at + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const keys = frames.at(-1);
+      KEY_COLON.lastIndex = end + 1;
+      if (keys && KEY_COLON.test(text)) {
+        const key = JSON.parse(text.slice(at, end + 1)) as string;
+        if (keys.has(key)) {
+          const named = visibleText(JSON.stringify(key), { oneLine: true });
+          return {
+            at,
+            words: `the key ${named} is given twice; only its last value would be sent`,
+          };
+        }
+        keys.add(key);
+      }
       at = end + 1;
       continue;
     }
@@ -69,7 +99,8 @@ function inexactNumber(text: string): { at: number; words: string } | null {
 /**
  * Reads the text a person typed as a call's input. Invalid JSON is refused
  * with where it goes wrong (line and column) and the parser's words, and so
- * is a number that would be sent as other digits than typed; `changed` says
+ * is a key given twice or a number that would be sent as other digits than
+ * typed; `changed` says
  * whether the value differs from `original`.
  */
 export function readEditedInput(text: string, original: unknown): EditedInput {
@@ -78,7 +109,7 @@ export function readEditedInput(text: string, original: unknown): EditedInput {
   }
   try {
     const value = JSON.parse(text) as unknown;
-    const inexact = inexactNumber(text);
+    const inexact = notAsTyped(text);
     if (inexact) {
       const where = lineAndColumn(text, inexact.at);
       return {
