@@ -12,6 +12,26 @@ describe('what an approval shows of the text an agent wrote', () => {
     );
   });
 
+  it('marks characters that draw nothing: tag characters spelling hidden ASCII, soft hyphen, fillers', () => {
+    // "rm" in tag characters: invisible on screen, read by a model as the letters.
+    expect(visibleText('ls\u{E0072}\u{E006D}')).toBe('ls⟨U+E0072⟩⟨U+E006D⟩');
+    expect(hasHiddenCharacters('ls\u{E0072}\u{E006D}')).toBe(true);
+    for (const character of [
+      '\u00ad',
+      '\u034f',
+      '\u115f',
+      '\u1160',
+      '\u180e',
+      '\u3164',
+      '\uffa0',
+    ]) {
+      expect(hasHiddenCharacters(`a${character}b`)).toBe(true);
+    }
+    // An emoji's variation selector and a plain astral character stay as sent.
+    expect(visibleText('ok \u2764\ufe0f 😀')).toBe('ok \u2764\ufe0f 😀');
+    expect(hasHiddenCharacters('ok \u2764\ufe0f 😀')).toBe(false);
+  });
+
   it('shows a long run of blanks or empty lines as a mark, so what follows stays in view', () => {
     expect(visibleText(`ls -la${' '.repeat(3000)}; rm -rf /`)).toBe(
       'ls -la ⟨3000 blanks⟩ ; rm -rf /',

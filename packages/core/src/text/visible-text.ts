@@ -9,10 +9,14 @@
 /**
  * Controls a terminal or a browser acts on instead of showing: C0 but tab and newline, DEL,
  * C1, the Arabic letter mark, zero-width characters, line and paragraph separators, the
- * bidirectional embeddings, overrides and isolates, word joiners and the byte order mark.
+ * bidirectional embeddings, overrides and isolates, word joiners and the byte order mark;
+ * and characters that draw nothing: the soft hyphen, the combining grapheme joiner, the
+ * Hangul fillers, the Mongolian vowel separator, and the tag characters (U+E0000-E007F,
+ * which spell ASCII no one sees: text smuggled to a model past the person reading). Variation
+ * selectors are left alone: every coloured emoji carries one.
  */
 const HIDDEN =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f/gu;
 
 /** Runs of blanks long enough to hide what follows on a line. */
 const BLANK_RUN = /[ \t]{8,}/g;
