@@ -1,8 +1,5 @@
-import { rmSync } from 'node:fs';
-import { type Gateway, type HttpGateway, startGateway } from '@airlock/mcp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { filesystemServer, workFolder } from './servers.js';
+import { describe, expect, it } from 'vitest';
+import { useHttpGateway } from './http-gateway-fixture.js';
 
 const ALLOWED = 'http://localhost:6274';
 
@@ -14,30 +11,10 @@ const ALLOWED = 'http://localhost:6274';
  * an allowed origin could ever use it. Foreign origins stay refused.
  */
 describe('MCP gateway over HTTP: a browser page of an allowed origin', () => {
-  let kernel: TestKernel;
-  let gateway: Gateway;
-  let front: HttpGateway;
-  let dir: string;
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    gateway = await startGateway({
-      url: kernel.url,
-      workspaceId: kernel.workspace.id,
-      executorToken: kernel.workspace.tokens.executor,
-      servers: [filesystemServer(dir)],
-    });
-    front = await gateway.listenHttp({ allowOrigins: [ALLOWED] });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const g = useHttpGateway({ listen: { allowOrigins: [ALLOWED] } });
 
   const preflight = (origin: string) =>
-    fetch(front.url, {
+    fetch(g.front.url, {
       method: 'OPTIONS',
       headers: {
         origin,
@@ -64,7 +41,7 @@ describe('MCP gateway over HTTP: a browser page of an allowed origin', () => {
 
   it('reads the answers and the session id of its requests, refusals included', async () => {
     const post = (token: string) =>
-      fetch(front.url, {
+      fetch(g.front.url, {
         method: 'POST',
         headers: {
           origin: ALLOWED,
@@ -83,7 +60,7 @@ describe('MCP gateway over HTTP: a browser page of an allowed origin', () => {
           },
         }),
       });
-    const opened = await post(kernel.workspace.tokens.agent);
+    const opened = await post(g.kernel.workspace.tokens.agent);
     await opened.text();
     expect(opened.status).toBe(200);
     expect(opened.headers.get('access-control-allow-origin')).toBe(ALLOWED);

@@ -1,11 +1,8 @@
-import { rmSync } from 'node:fs';
-import { type Gateway, type HttpGateway, startGateway } from '@airlock/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { filesystemServer, workFolder } from './servers.js';
+import { describe, expect, it } from 'vitest';
+import { useHttpGateway } from './http-gateway-fixture.js';
 
 /*
  * Over HTTP as over stdio, a request whose params do not fit the MCP schema
@@ -14,33 +11,13 @@ import { filesystemServer, workFolder } from './servers.js';
  * message -32600 with its id and why (the MCP SDK's transport said -32700).
  */
 describe('MCP gateway over HTTP: malformed requests', () => {
-  let kernel: TestKernel;
-  let gateway: Gateway;
-  let front: HttpGateway;
-  let dir: string;
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    gateway = await startGateway({
-      url: kernel.url,
-      workspaceId: kernel.workspace.id,
-      executorToken: kernel.workspace.tokens.executor,
-      servers: [filesystemServer(dir)],
-    });
-    front = await gateway.listenHttp();
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const g = useHttpGateway();
 
   it('answers a tools/list cursor that is not a string with -32602 and one line', async () => {
     const client = new Client({ name: 'http-mistakes', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(front.url), {
-        requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
+      new StreamableHTTPClientTransport(new URL(g.front.url), {
+        requestInit: { headers: { authorization: `Bearer ${g.kernel.workspace.tokens.agent}` } },
       }),
     );
     try {
@@ -64,10 +41,10 @@ describe('MCP gateway over HTTP: malformed requests', () => {
 
   /** A POST of `body` with the agent credential sent as `scheme <token>`, in a session when given. */
   const post = (body: string, scheme = 'Bearer', sessionId?: string) =>
-    fetch(front.url, {
+    fetch(g.front.url, {
       method: 'POST',
       headers: {
-        authorization: `${scheme} ${kernel.workspace.tokens.agent}`,
+        authorization: `${scheme} ${g.kernel.workspace.tokens.agent}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}),
@@ -148,10 +125,10 @@ describe('MCP gateway over HTTP: malformed requests', () => {
       expect(opened.status).toBe(200);
       const sessionId = opened.headers.get('mcp-session-id') ?? '';
       expect(sessionId).not.toBe('');
-      await fetch(front.url, {
+      await fetch(g.front.url, {
         method: 'DELETE',
         headers: {
-          authorization: `${scheme} ${kernel.workspace.tokens.agent}`,
+          authorization: `${scheme} ${g.kernel.workspace.tokens.agent}`,
           'mcp-session-id': sessionId,
         },
       });

@@ -1,11 +1,9 @@
-import { rmSync } from 'node:fs';
-import { type Gateway, type HttpGateway, KernelApi, startGateway } from '@airlock/mcp';
+import { KernelApi } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { filesystemServer, workFolder } from './servers.js';
+import { describe, expect, it } from 'vitest';
+import { useHttpGateway } from './http-gateway-fixture.js';
 
 /*
  * A session belongs to a credential that may be revoked while the session
@@ -13,36 +11,19 @@ import { filesystemServer, workFolder } from './servers.js';
  * with that credential is, and nothing more is read or run for it.
  */
 describe('MCP gateway over HTTP: a credential revoked during its session', () => {
-  let kernel: TestKernel;
-  let gateway: Gateway;
-  let front: HttpGateway;
-  let dir: string;
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
-      approval_mode: 'bypass',
-    });
-    gateway = await startGateway({
-      url: kernel.url,
-      workspaceId: kernel.workspace.id,
-      executorToken: kernel.workspace.tokens.executor,
-      servers: [filesystemServer(dir)],
-    });
-    front = await gateway.listenHttp();
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  const g = useHttpGateway({
+    beforeGateway: (kernel) =>
+      new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent })
+        .putProfile({ approval_mode: 'bypass' })
+        .then(() => {}),
   });
 
-  const admin = () => createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).call;
+  const admin = () =>
+    createClient({ url: g.kernel.url, token: g.kernel.workspace.tokens.member }).call;
 
   /** A raw POST on the session, as a client that ignores errors would send it. */
   const post = (token: string, sessionId: string, message: object) =>
-    fetch(front.url, {
+    fetch(g.front.url, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
@@ -57,9 +38,9 @@ describe('MCP gateway over HTTP: a credential revoked during its session', () =>
   it.each(['agent', 'member'] as const)(
     'refuses the requests of a session whose %s credential was revoked since it opened',
     async (kind) => {
-      const workspace_id = kernel.workspace.id;
+      const workspace_id = g.kernel.workspace.id;
       const made = await admin()('credentials.create', { workspace_id, kind });
-      const transport = new StreamableHTTPClientTransport(new URL(front.url), {
+      const transport = new StreamableHTTPClientTransport(new URL(g.front.url), {
         requestInit: { headers: { authorization: `Bearer ${made.token}` } },
       });
       const client = new Client({ name: 'revoked', version: '1.0.0' });
@@ -86,7 +67,7 @@ describe('MCP gateway over HTTP: a credential revoked during its session', () =>
       await expect(
         client.callTool({ name: 'fs__list_directory', arguments: { path: '.' } }),
       ).rejects.toThrow('unauthenticated: the token is unknown or revoked');
-      const stream = await fetch(front.url, {
+      const stream = await fetch(g.front.url, {
         headers: {
           authorization: `Bearer ${made.token}`,
           accept: 'text/event-stream',

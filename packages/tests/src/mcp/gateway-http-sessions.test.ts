@@ -1,10 +1,7 @@
-import { rmSync } from 'node:fs';
-import { type Gateway, type HttpGateway, startGateway } from '@airlock/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { filesystemServer, workFolder } from './servers.js';
+import { describe, expect, it } from 'vitest';
+import { useHttpGateway } from './http-gateway-fixture.js';
 
 /*
  * The HTTP front holds a bounded number of sessions: per credential and in
@@ -12,30 +9,10 @@ import { filesystemServer, workFolder } from './servers.js';
  * a session that ends gives its place back.
  */
 describe('MCP gateway over HTTP: session caps', () => {
-  let kernel: TestKernel;
-  let gateway: Gateway;
-  let front: HttpGateway;
-  let dir: string;
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    gateway = await startGateway({
-      url: kernel.url,
-      workspaceId: kernel.workspace.id,
-      executorToken: kernel.workspace.tokens.executor,
-      servers: [filesystemServer(dir)],
-    });
-    front = await gateway.listenHttp({ maxSessionsPerCredential: 2, maxSessions: 3 });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const g = useHttpGateway({ listen: { maxSessionsPerCredential: 2, maxSessions: 3 } });
 
   const connect = async (token: string) => {
-    const transport = new StreamableHTTPClientTransport(new URL(front.url), {
+    const transport = new StreamableHTTPClientTransport(new URL(g.front.url), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     });
     const client = new Client({ name: 'capped', version: '1.0.0' });
@@ -44,7 +21,7 @@ describe('MCP gateway over HTTP: session caps', () => {
   };
 
   const initialize = (token: string) =>
-    fetch(front.url, {
+    fetch(g.front.url, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
@@ -64,7 +41,7 @@ describe('MCP gateway over HTTP: session caps', () => {
     });
 
   it('refuses an initialize past the per-credential cap (429) and past the total cap (503)', async () => {
-    const { agent, member } = kernel.workspace.tokens;
+    const { agent, member } = g.kernel.workspace.tokens;
     const first = await connect(agent);
     await connect(agent);
     const refused = await initialize(agent);
@@ -73,17 +50,17 @@ describe('MCP gateway over HTTP: session caps', () => {
     expect(answer.id).toBe('init-7');
     expect(answer.error.message).toContain('already holds 2 open MCP sessions');
     await expect(connect(agent)).rejects.toThrow();
-    expect(front.sessions).toBe(2);
+    expect(g.front.sessions).toBe(2);
 
     await connect(member);
     const full = await initialize(member);
     expect(full.status).toBe(503);
-    expect(front.sessions).toBe(3);
+    expect(g.front.sessions).toBe(3);
 
     // A session that ends (DELETE) gives its place back.
     await first.transport.terminateSession();
     const again = await connect(agent);
     expect((await again.client.listTools()).tools.length).toBeGreaterThan(0);
-    expect(front.sessions).toBe(3);
+    expect(g.front.sessions).toBe(3);
   });
 });

@@ -1,9 +1,7 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Gateway, type HttpGateway, startGateway } from '@airlock/mcp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { filesystemServer, workFolder } from './servers.js';
+import { describe, expect, it } from 'vitest';
+import { useHttpGateway } from './http-gateway-fixture.js';
 
 /** The JSON-RPC messages of a Streamable HTTP answer's event stream, read as they come. */
 async function* streamedMessages(answer: Response): AsyncGenerator<Record<string, unknown>> {
@@ -38,35 +36,15 @@ async function* streamedMessages(answer: Response): AsyncGenerator<Record<string
  * client was never asked and its call waited for the inbox.
  */
 describe('MCP gateway over HTTP: the inline question rides on the call', () => {
-  let kernel: TestKernel;
-  let gateway: Gateway;
-  let front: HttpGateway;
-  let dir: string;
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    gateway = await startGateway({
-      url: kernel.url,
-      workspaceId: kernel.workspace.id,
-      executorToken: kernel.workspace.tokens.executor,
-      servers: [filesystemServer(dir)],
-      memberPolicy: { approval_mode: 'ask', approval_rules: [] },
-      pollMs: 50,
-    });
-    front = await gateway.listenHttp();
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  const g = useHttpGateway({
+    gateway: { memberPolicy: { approval_mode: 'ask', approval_rules: [] }, pollMs: 50 },
   });
 
   const post = (message: object, sessionId?: string) =>
-    fetch(front.url, {
+    fetch(g.front.url, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${kernel.workspace.tokens.member}`,
+        authorization: `Bearer ${g.kernel.workspace.tokens.member}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}),
@@ -100,7 +78,7 @@ describe('MCP gateway over HTTP: the inline question rides on the call', () => {
     const messages = streamedMessages(call);
     const question = (await messages.next()).value;
     expect(question).toMatchObject({ method: 'elicitation/create' });
-    expect(existsSync(join(dir, 'src/a.txt'))).toBe(false);
+    expect(existsSync(join(g.dir, 'src/a.txt'))).toBe(false);
     const approve = {
       jsonrpc: '2.0',
       id: question?.id,
@@ -116,6 +94,6 @@ describe('MCP gateway over HTTP: the inline question rides on the call', () => {
       }
     }
     expect(answer).toMatchObject({ result: { content: [{ type: 'text' }] } });
-    expect(readFileSync(join(dir, 'src/a.txt'), 'utf8')).toBe('asked');
+    expect(readFileSync(join(g.dir, 'src/a.txt'), 'utf8')).toBe('asked');
   });
 });
