@@ -19,7 +19,7 @@ import {
 } from './existing-store.js';
 import type { FenceArgs } from './fence-args.js';
 import { continuedReport, fencedLine, fenceReport, fenceStore } from './fence-report.js';
-import { tlsFailureDetail } from './serve-store-unreachable.js';
+import { connectionRefusalDetail } from './serve-store-unreachable.js';
 
 /**
  * Fences the store `airlock fence` was pointed at, its command line read
@@ -76,13 +76,15 @@ export async function runFence({ location, replacedUrl }: FenceArgs): Promise<nu
       process.stderr.write(`airlock fence: ${refusal.code}: ${forTerminal(refusal.message)}\n`);
       return 1;
     }
-    const mapped = asStoreError(error);
-    if (!(mapped instanceof StoreUnavailableError)) {
-      const tls = location.databaseUrl && tlsFailureDetail(error, '--database-url or DATABASE_URL');
-      if (!tls) throw error;
-      process.stderr.write(`airlock fence: store_unreachable: ${forTerminal(tls)}\n`);
+    // A URL that cannot work (its TLS, its login): what to fix, not a retry.
+    const refused =
+      location.databaseUrl && connectionRefusalDetail(error, '--database-url or DATABASE_URL');
+    if (refused) {
+      process.stderr.write(`airlock fence: store_unreachable: ${forTerminal(refused)}\n`);
       return 1;
     }
+    const mapped = asStoreError(error);
+    if (!(mapped instanceof StoreUnavailableError)) throw error;
     process.stderr.write(`airlock fence: ${mapped.code}: ${forTerminal(mapped.detail)}\n`);
     return 1;
   } finally {
@@ -150,11 +152,11 @@ async function readReplacedHeads(databaseUrl: string): Promise<Map<string, numbe
         `the replaced database ${error.description} has no Airlock tables; ${check}`,
       );
     }
-    const tls = tlsFailureDetail(error, '--replaced-database-url');
-    if (tls) {
+    const refused = connectionRefusalDetail(error, '--replaced-database-url');
+    if (refused) {
       throw new ReplacedStoreError(
         'store_unreachable',
-        `reading the replaced database: ${tls}; nothing was changed`,
+        `reading the replaced database: ${refused}; nothing was changed`,
       );
     }
     const mapped = asStoreError(error);

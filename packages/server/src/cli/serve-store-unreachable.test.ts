@@ -114,5 +114,22 @@ describe.skipIf(skip !== null)(
         'refused the session (database "airlock_no_such_database" does not exist: 3D000); check the user, password and database in --database-url or DATABASE_URL',
       );
     });
+
+    it('token and fence on a database the server does not have: what to check, not "retry later"', async () => {
+      const url = new URL(process.env.AIRLOCK_TEST_DATABASE_URL!);
+      url.pathname = '/airlock_no_such_database';
+      const refused =
+        'store_unreachable: the PostgreSQL server refused the session (database "airlock_no_such_database" does not exist: 3D000); check the user, password and database in';
+      const token = await runLocalCli(['token', 'list', '--database-url', url.toString()]);
+      expect(token).toMatchObject({
+        code: 1,
+        stderr: `airlock token list: ${refused} --database-url or DATABASE_URL, and that the role may connect\n`,
+      });
+      const fence = await runLocalCli(['fence', '--database-url', url.toString()]);
+      expect(fence).toMatchObject({
+        code: 1,
+        stderr: `airlock fence: ${refused} --database-url or DATABASE_URL, and that the role may connect\n`,
+      });
+    });
   },
 );

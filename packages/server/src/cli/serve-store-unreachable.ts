@@ -35,14 +35,29 @@ function isTlsFailure(error: unknown): error is Error {
 }
 
 /**
- * What to say of a TLS connection to a PostgreSQL server that could not be
- * opened (the server takes no TLS where the URL asks for it, a certificate
- * not trusted, expired or of another host), naming `setting`; null for any
- * other failure. The driver says only the first part.
+ * The session refusals that retrying does not cure: no such database, no such role or no
+ * login, a wrong password, no right to connect. (A server starting, or out of connections,
+ * is worth a retry: the store's `store_unavailable` says so.)
  */
-export function tlsFailureDetail(error: unknown, setting: string): string | null {
-  if (!isTlsFailure(error)) return null;
-  return `cannot open a TLS connection to the PostgreSQL store (${error.message}); check sslmode and the certificate files in ${setting}`;
+const LOGIN_REFUSED = new Set(['3D000', '28000', '28P01', '42501']);
+
+/**
+ * What a one-shot command (`token`, `fence`) says of a PostgreSQL store it could not open for
+ * a reason only its URL can fix, naming `setting`: a TLS connection that could not be opened
+ * (the server takes no TLS where the URL asks for it, a certificate not trusted, expired or of
+ * another host), or a session refused for its database, role or password. Null for any other
+ * failure, which the store's own code says (`store_unavailable`, retry later). The driver
+ * says only the first part.
+ */
+export function connectionRefusalDetail(error: unknown, setting: string): string | null {
+  if (isTlsFailure(error)) {
+    return `cannot open a TLS connection to the PostgreSQL store (${error.message}); check sslmode and the certificate files in ${setting}`;
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error && typeof code === 'string' && LOGIN_REFUSED.has(code)) {
+    return `the PostgreSQL server refused the session (${error.message}: ${code}); check the user, password and database in ${setting}, and that the role may connect`;
+  }
+  return null;
 }
 
 /**

@@ -15,7 +15,7 @@ import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 import { looksLikeToken, readSecretArgument } from './secret-input.js';
-import { tlsFailureDetail } from './serve-store-unreachable.js';
+import { connectionRefusalDetail } from './serve-store-unreachable.js';
 import { terminalLine } from './terminal-lines.js';
 
 /** What a verb of `airlock token` was asked to do, its command line checked (token.ts). */
@@ -45,14 +45,18 @@ export async function runTokenVerb(location: StoreLocation, asked: TokenVerb): P
       process.stderr.write(`airlock token: ${error.code}: ${forTerminal(error.message)}\n`);
       return 1;
     }
-    // A full disk, an I/O error, a database that went away: the store's stable code, no stack.
-    const mapped = asStoreError(error);
-    if (!(mapped instanceof StoreUnavailableError)) {
-      const tls = location.databaseUrl && tlsFailureDetail(error, '--database-url or DATABASE_URL');
-      if (!tls) throw error;
-      process.stderr.write(`airlock token ${asked.verb}: store_unreachable: ${forTerminal(tls)}\n`);
+    // A URL that cannot work (its TLS, its login): what to fix, not a retry.
+    const refused =
+      location.databaseUrl && connectionRefusalDetail(error, '--database-url or DATABASE_URL');
+    if (refused) {
+      process.stderr.write(
+        `airlock token ${asked.verb}: store_unreachable: ${forTerminal(refused)}\n`,
+      );
       return 1;
     }
+    // A full disk, an I/O error, a database that went away: the store's stable code, no stack.
+    const mapped = asStoreError(error);
+    if (!(mapped instanceof StoreUnavailableError)) throw error;
     process.stderr.write(`airlock token ${asked.verb}: ${mapped.code}: ${mapped.detail}\n`);
     return 1;
   } finally {
