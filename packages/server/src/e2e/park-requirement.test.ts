@@ -167,4 +167,55 @@ for (const backend of all) {
       });
     },
   );
+
+  describe.skipIf(backend.skip !== null)(
+    `a policy's actions over a declared tool's risk traits (${backend.name})`,
+    () => {
+      let d: Deployment;
+      afterAll(async () => {
+        await d?.close();
+      });
+
+      it('a tool the manifest declares destructive needs what the policy asks of destructive actions', async () => {
+        d = await deploy(backend);
+        const put = await d.member.put(`${d.ws}/approval_policy`, { policy: TWO_FOR_DESTRUCTIVE });
+        expect(put.status).toBe(200);
+        const profile = await d.agent.put('/agent_api/v1/profile/configuration', {
+          approval_mode: 'ask',
+          tool_manifest: [
+            { name: 'drop_db', input_schema: { type: 'object' }, risk_traits: ['destructive'] },
+            { name: 'lookup', input_schema: { type: 'object' }, risk_traits: ['read'] },
+          ],
+        });
+        expect(profile.status).toBe(200);
+        const conversation = (await d.agent.post('/agent_api/v1/conversations')).body.id as string;
+        const started = await d.agent.post(`/agent_api/v1/conversations/${conversation}/inputs`, {
+          input: 'go',
+          provider: {
+            kind: 'scripted',
+            rounds: [
+              {
+                tool_calls: [
+                  { name: 'drop_db', input: {} },
+                  { name: 'lookup', input: {} },
+                ],
+              },
+              { final: 'done' },
+            ],
+          },
+        });
+        expect(started.status).toBe(201);
+        const runId = started.body.id as string;
+        const row = (key: string) => d.member.get(`${d.ws}/runs/${runId}/tasks/${key}`);
+        await waitFor(
+          async () =>
+            (await row('t1')).body.state === 'needs_approval' &&
+            (await row('t2')).body.state === 'needs_approval',
+        );
+        // No shell command says "destructive" here: the tool's declared trait does.
+        expect((await row('t1')).body.approvals.required).toBe(2);
+        expect((await row('t2')).body.approvals.required).toBe(1);
+      });
+    },
+  );
 }

@@ -19,7 +19,7 @@ import type { KernelContext } from '../context.js';
 import { plantRow } from '../machines/move-task.js';
 import { touchRun } from '../machines/run-machine.js';
 import type { TaskEventOf } from '../machines/task-machine.js';
-import { approvalsRequiredNow } from '../verbs/approval-quorum.js';
+import { approvalsRequiredNow, policyActionsOf } from '../verbs/approval-quorum.js';
 import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
 import { bindAuthorGrant, countAppenderApproval } from './author-grant.js';
 import type { IncomingCall } from './incoming-call.js';
@@ -163,7 +163,7 @@ export async function evaluateEditedCall(
     kind: row.kind,
     calledName: row.tool_name,
     principal: options.decider,
-    actionTags: () => effectProfile.action_tags,
+    actionTags: () => policyActionsOf(effectProfile),
   });
   return { decision, effectProfile };
 }
@@ -231,7 +231,7 @@ export async function plantToolRow(
           calledName: call.toolName,
           // Who asks for the row: its appender, else the run's starter (whose create call granted it).
           principal: call.origin === 'author' ? call.principal : run.created_by,
-          actionTags: () => effectProfileOf(policy, run, call, layered).action_tags,
+          actionTags: () => policyActionsOf(effectProfileOf(policy, run, call, layered)),
         })
       : { decision: layered, appenderApproval: null };
   // A question already asks a person: parking it for approval first would ask twice.

@@ -1,4 +1,5 @@
 import {
+  ACTION_TAGS,
   type ActionTag,
   type ApprovalPolicy,
   type ApprovalProgress,
@@ -71,19 +72,38 @@ function ruleSetOf(run: RunFacts): string | null {
   return typeof frozen.permission_rule_set === 'string' ? frozen.permission_rule_set : null;
 }
 
+/** The parts of a call's effect profile a policy rule's `actions` reads. */
+export interface PolicyActionFacts {
+  action_tags?: readonly ActionTag[] | undefined;
+  /** The declared tool's risk traits (absent for a tool the run's manifest does not declare). */
+  risk_traits?: readonly string[] | undefined;
+}
+
+/**
+ * The actions a policy rule's `actions` matches a call by: its action tags (what its shell
+ * commands do), and each risk trait its tool declares that is an action tag's name too
+ * (`read`, `write`, `delete`, `destructive`, `network`), so a tool declared `destructive` is
+ * destructive to the policy whatever its input says.
+ */
+export function policyActionsOf(profile: PolicyActionFacts | null): ActionTag[] {
+  const actions = new Set<ActionTag>(profile?.action_tags ?? []);
+  for (const trait of profile?.risk_traits ?? []) {
+    if ((ACTION_TAGS as readonly string[]).includes(trait)) actions.add(trait as ActionTag);
+  }
+  return [...actions];
+}
+
 /** What the policy asks of one parked row: who may decide it and how many must approve. */
 export function requirementOf(
   policy: ApprovalPolicy | null,
   run: RunFacts,
   row: Pick<TaskTable, 'tool_name' | 'resolved_tool_name' | 'effect_profile'>,
 ): ApprovalRequirement {
-  const profile = row.effect_profile
-    ? (JSON.parse(row.effect_profile) as { action_tags?: ActionTag[] })
-    : null;
+  const profile = row.effect_profile ? (JSON.parse(row.effect_profile) as PolicyActionFacts) : null;
   return requirementOfCall(policy, run, {
     toolName: row.resolved_tool_name ?? row.tool_name,
     calledName: row.tool_name,
-    actionTags: profile?.action_tags ?? [],
+    actionTags: policyActionsOf(profile),
   });
 }
 
