@@ -121,12 +121,14 @@ describe.skipIf(browserSkipReason !== null)(
       );
       const row = page.locator(`.list [data-decision="${run.id}/t1"]`);
       await row.waitFor();
-      // Every read of a row is answered by the kernel at once, but reaches the page only when let go.
+      // Every read of a row is answered by the kernel at once, but reaches the page only when let
+      // go, while `holding`.
       const held: (() => void)[] = [];
+      let holding = true;
       let delivered = 0;
       await page.route('**/trpc/tasks.get**', async (route) => {
         const response = await route.fetch();
-        await new Promise<void>((go) => held.push(go));
+        if (holding) await new Promise<void>((go) => held.push(go));
         await route.fulfill({ response });
         delivered += 1;
       });
@@ -141,9 +143,12 @@ describe.skipIf(browserSkipReason !== null)(
       held[1]?.();
       await row.filter({ hasText: '9.0.0-evil' }).waitFor();
       expect(await row.locator('.tick').isChecked()).toBe(false);
-      // Any later read is let through, so nothing is left hanging on the route.
+      // Any later read is let through, and the route goes only once every handler is done: one
+      // unrouted mid-way has its request continued by Playwright, and its own fulfil then fails
+      // ("Route is already handled").
+      holding = false;
       for (const go of held) go();
-      await page.unroute('**/trpc/tasks.get**');
+      await page.unrouteAll({ behavior: 'wait' });
       await (await parked(ana, run.id, 't1')).deny({ reason: 'done here' });
     });
 
