@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,52 +34,59 @@ beforeAll(async () => {
 }, 60_000);
 
 // The signal is emitted right after the command starts: by then it holds the signals and has
-// begun its copy, and it has not reached the point where it stops for one (no wall clock).
+// begun its copy, and it has not reached the point where it stops for one (no wall clock). It is
+// emitted on an emitter of the test's own: on this process it would also reach the test runner's
+// own SIGINT and SIGTERM handlers, which end the worker.
 describe('a backup or restore stopped by a signal leaves nothing half made', {
   timeout: 60_000,
 }, () => {
   it('a backup stopped by SIGINT removes its partial copy and exits 130', async () => {
     const into = join(root, 'backups');
     mkdirSync(into);
-    const listening = process.listenerCount('SIGINT');
+    const signals = new EventEmitter();
     captureStderr();
-    const running = runBackup({
-      file: join(into, 'b.sqlite'),
-      dataDir,
-      databaseUrl: undefined,
-      fence: true,
-    });
-    process.emit('SIGINT', 'SIGINT');
+    const running = runBackup(
+      { file: join(into, 'b.sqlite'), dataDir, databaseUrl: undefined, fence: true },
+      signals,
+    );
+    signals.emit('SIGINT', 'SIGINT');
     expect(await running).toBe(130);
     expect(readdirSync(into)).toEqual([]);
     expect(said.at(-1)).toBe(
       'airlock backup: interrupted: stopped by SIGINT before the copy was whole; no backup was written, and the partial copy was removed\n',
     );
     // Let go again: a later Ctrl-C has its default action.
-    expect(process.listenerCount('SIGINT')).toBe(listening);
+    expect(signals.listenerCount('SIGINT')).toBe(0);
   });
 
   it('a restore stopped by SIGTERM leaves the store that was there in place, exit 143', async () => {
     const before = readFileSync(join(dataDir, 'airlock.sqlite'));
     const entries = readdirSync(dataDir).sort();
-    const listening = process.listenerCount('SIGTERM');
+    const signals = new EventEmitter();
     captureStderr();
-    const running = runRestore({ file: good, dataDir, databaseUrl: undefined, fence: true });
-    process.emit('SIGTERM', 'SIGTERM');
+    const running = runRestore(
+      { file: good, dataDir, databaseUrl: undefined, fence: true },
+      signals,
+    );
+    signals.emit('SIGTERM', 'SIGTERM');
     expect(await running).toBe(143);
     expect(said.at(-1)).toBe(
       `airlock restore: interrupted: stopped by SIGTERM before the backup was put in place; ${dataDir} is as it was\n`,
     );
     expect(readdirSync(dataDir).sort()).toEqual(entries);
     expect(readFileSync(join(dataDir, 'airlock.sqlite')).equals(before)).toBe(true);
-    expect(process.listenerCount('SIGTERM')).toBe(listening);
+    expect(signals.listenerCount('SIGTERM')).toBe(0);
   });
 
   it('a restore into a new directory stopped by SIGINT makes no directory', async () => {
     const fresh = join(root, 'fresh', 'data');
+    const signals = new EventEmitter();
     captureStderr();
-    const running = runRestore({ file: good, dataDir: fresh, databaseUrl: undefined, fence: true });
-    process.emit('SIGINT', 'SIGINT');
+    const running = runRestore(
+      { file: good, dataDir: fresh, databaseUrl: undefined, fence: true },
+      signals,
+    );
+    signals.emit('SIGINT', 'SIGINT');
     expect(await running).toBe(130);
     expect(readdirSync(root)).not.toContain('fresh');
   });

@@ -9,7 +9,7 @@ import {
 } from '../store/sqlite/sqlite-backup.js';
 import type { BackupArgs } from './backup-args.js';
 import { BackupPathError, checkBackupTarget, fileErrorOf, storeErrorOf } from './backup-paths.js';
-import { holdStopSignals, Interrupted } from './interruption.js';
+import { holdStopSignals, Interrupted, type SignalSource } from './interruption.js';
 
 /**
  * Refuses a PostgreSQL store: backup and restore copy SQLite files.
@@ -75,11 +75,14 @@ function megabytes(bytes: number): string {
  * backup.ts); returns the exit code: 1 for a store or a file it cannot use,
  * said on stderr as `airlock backup: <code>: <message>`.
  */
-export async function runBackup(options: BackupArgs): Promise<number> {
+export async function runBackup(
+  options: BackupArgs,
+  signals: SignalSource = process,
+): Promise<number> {
   const started = Date.now();
   let shown = -1;
   // Ctrl-C mid-copy stops at the next step, and the partial copy goes (no hidden file left beside the target).
-  const stop = holdStopSignals();
+  const stop = holdStopSignals(signals);
   const show = (progress: BackupProgress) => {
     stop.check();
     const copied = progress.totalPages - progress.remainingPages;

@@ -20,6 +20,9 @@ export class Interrupted extends Error {
   }
 }
 
+/** Where the stop signals come from: the process, or in a test an emitter of its own. */
+export type SignalSource = Pick<NodeJS.EventEmitter, 'on' | 'removeListener'>;
+
 /** What {@link holdStopSignals} answers. */
 export interface StopSignals {
   /** @throws Interrupted once a stop signal came. */
@@ -34,20 +37,21 @@ export interface StopSignals {
  * first one is kept for the command to stop at its next {@link
  * StopSignals.check}, where it removes what it made, instead of the process
  * dying mid-copy. A second signal, of any of them, kills at once: the first
- * gives them their default action back.
+ * gives them their default action back. A test passes its own `source`: a
+ * signal emitted on the test runner's process reaches the runner's handlers too.
  */
-export function holdStopSignals(): StopSignals {
+export function holdStopSignals(source: SignalSource = process): StopSignals {
   let heard: StopSignal | null = null;
   const listeners = STOP_SIGNALS.map((signal) => {
     const listener = () => {
       heard ??= signal;
       release();
     };
-    process.on(signal, listener);
+    source.on(signal, listener);
     return { signal, listener };
   });
   const release = () => {
-    for (const { signal, listener } of listeners) process.removeListener(signal, listener);
+    for (const { signal, listener } of listeners) source.removeListener(signal, listener);
   };
   return {
     check() {

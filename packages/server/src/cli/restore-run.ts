@@ -14,14 +14,17 @@ import type { BackupArgs } from './backup-args.js';
 import { checkRestorePaths } from './backup-paths.js';
 import { refused, refusePostgres } from './backup-run.js';
 import { continuedReport, type FenceOutcome, fenceReport, fenceStore } from './fence-report.js';
-import { holdStopSignals, Interrupted } from './interruption.js';
+import { holdStopSignals, Interrupted, type SignalSource } from './interruption.js';
 
 /**
  * Puts the backup file in place as the data directory's store, its command
  * line read (see backup.ts); returns the exit code: 1 for a store or a file
  * it cannot use, said on stderr as `airlock restore: <code>: <message>`.
  */
-export async function runRestore(options: BackupArgs): Promise<number> {
+export async function runRestore(
+  options: BackupArgs,
+  signals: SignalSource = process,
+): Promise<number> {
   let release = () => {};
   let held = false;
   const dataDir = resolve(options.dataDir);
@@ -29,7 +32,7 @@ export async function runRestore(options: BackupArgs): Promise<number> {
   // Taking the lock makes its file: a refused restore takes it away again (see dropMadeLock).
   const lockMade = !existsSync(join(dataDir, KERNEL_LOCK_DATABASE));
   // Ctrl-C while the backup is copied and checked stops before the swap, with nothing left behind.
-  const stop = holdStopSignals();
+  const stop = holdStopSignals(signals);
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
     checkRestorePaths({ file: options.file, dataDir: options.dataDir });
