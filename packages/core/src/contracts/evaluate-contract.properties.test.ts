@@ -45,16 +45,16 @@ function referenceVerdict(
     if (prefix === 'tool') return toolName.toLowerCase() === value;
     return command.trim().toLowerCase().startsWith(value);
   };
-  // A rule that refuses or asks also reads each simple command the line runs.
+  // A rule that refuses or asks also reads each simple command the line runs, its program
+  // named by a path (`/usr/bin/git push`, `/b?n/rm`) read by its own name too.
   const blocks = (text: string) =>
     matches(text) ||
     (text.startsWith('command-prefix:') &&
-      classifyShellSegments(command).some((segment) =>
-        segment.command
-          .toLowerCase()
-          .replace(/\s+/g, ' ')
-          .startsWith(text.slice('command-prefix:'.length).toLowerCase()),
-      ));
+      classifyShellSegments(command).some((segment) => {
+        const wanted = text.slice('command-prefix:'.length).toLowerCase();
+        const simple = segment.command.toLowerCase().replace(/\s+/g, ' ');
+        return simple.startsWith(wanted) || simple.replace(/^\S*\//, '').startsWith(wanted);
+      }));
   for (const list of CONTRACT_LISTS) {
     if (rules[list].some(list === 'allowed' ? matches : blocks))
       return list === 'allowed' ? 'allow' : list === 'requires_user' ? 'ask' : 'deny';
@@ -77,7 +77,7 @@ describe('action contract properties', () => {
           expect(decision?.verdict ?? null).toBe(referenceVerdict(rules, toolName, command));
         },
       ),
-      { numRuns: 500 },
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 500) },
     );
   });
 
@@ -97,7 +97,7 @@ describe('action contract properties', () => {
           if (before === 'deny' || before === 'ask') expect(after).toBe(before);
         },
       ),
-      { numRuns: 500 },
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 500) },
     );
   });
 });
