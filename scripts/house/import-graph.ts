@@ -23,16 +23,32 @@ export interface SourceFile {
   imports: string[];
 }
 
-/** Every `.ts` file under a folder, skipping build output, dependencies and fixtures. */
+/**
+ * Every `.ts` file under a folder, skipping build output, dependencies, fixtures and hidden
+ * entries: a test running beside the guards writes and removes files of its own under a hidden
+ * folder (`packages/tests/.sample-*`, a docs sample compiled in place), so an entry gone between
+ * the listing and its read is no source of the repository either.
+ */
 export function listSourceFiles(folder: string): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(folder)) {
-    if (SKIPPED_FOLDERS.has(entry)) continue;
+    if (SKIPPED_FOLDERS.has(entry) || entry.startsWith('.')) continue;
     const full = join(folder, entry);
-    if (statSync(full).isDirectory()) found.push(...listSourceFiles(full));
-    else if (/\.tsx?$/.test(entry) && !entry.endsWith('.d.ts')) found.push(full);
+    const stat = statSync(full, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) found.push(...listSourceFiles(full));
+    else if (stat && /\.tsx?$/.test(entry) && !entry.endsWith('.d.ts')) found.push(full);
   }
   return found;
+}
+
+/** A source file's text, or null when it went since it was listed (see {@link listSourceFiles}). */
+function readSource(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /** Maps `@airlock/x` and `@airlock/x/sub` to the source file its exports map names. */
@@ -75,7 +91,8 @@ export function readImportGraph(root: string = REPOSITORY_ROOT): Map<string, Sou
   const entries = packageEntries(root);
   const graph = new Map<string, SourceFile>();
   for (const file of listSourceFiles(join(root, 'packages'))) {
-    const text = readFileSync(file, 'utf8');
+    const text = readSource(file);
+    if (text === null) continue;
     const { importedFiles } = ts.preProcessFile(text, true, false);
     const specifiers = importedFiles.map((imported) => imported.fileName);
     const imports = new Set<string>();
