@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
 import { type DroppableFeed, droppableFeed } from './held-feed.js';
+import { holdRowReads } from './held-reads.js';
 import { parkedWrites, secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /**
@@ -121,34 +122,20 @@ describe.skipIf(browserSkipReason !== null)(
       );
       const row = page.locator(`.list [data-decision="${run.id}/t1"]`);
       await row.waitFor();
-      // Every read of a row is answered by the kernel at once, but reaches the page only when let
-      // go, while `holding`.
-      const held: (() => void)[] = [];
-      let holding = true;
-      let delivered = 0;
-      await page.route('**/trpc/tasks.get**', async (route) => {
-        const response = await route.fetch();
-        if (holding) await new Promise<void>((go) => held.push(go));
-        await route.fulfill({ response });
-        delivered += 1;
-      });
+      // Every read of a row is answered by the kernel at once, but reaches the page only when let go.
+      const reads = await holdRowReads(page);
       // Ticked, the row is read (answered before the edit below).
       await row.locator('.tick').check();
-      await eventually(() => held.length === 1, { what: "the tick's read" });
+      await eventually(() => reads.held.length === 1, { what: "the tick's read" });
       await (await parked(ana, run.id, 't1')).approve({ tool_input: { version: '9.0.0-evil' } });
       // The edit's event asks for the row afresh: the older answer is not taken for it.
-      await eventually(() => held.length === 2, { what: 'a read of the edited row' });
-      held[0]?.();
-      await eventually(() => delivered === 1, { what: 'the older answer delivered' });
-      held[1]?.();
+      await eventually(() => reads.held.length === 2, { what: 'a read of the edited row' });
+      reads.held[0]?.();
+      await eventually(() => reads.delivered() === 1, { what: 'the older answer delivered' });
+      reads.held[1]?.();
       await row.filter({ hasText: '9.0.0-evil' }).waitFor();
       expect(await row.locator('.tick').isChecked()).toBe(false);
-      // Any later read is let through, and the route goes only once every handler is done: one
-      // unrouted mid-way has its request continued by Playwright, and its own fulfil then fails
-      // ("Route is already handled").
-      holding = false;
-      for (const go of held) go();
-      await page.unrouteAll({ behavior: 'wait' });
+      await reads.finish();
       await (await parked(ana, run.id, 't1')).deny({ reason: 'done here' });
     });
 

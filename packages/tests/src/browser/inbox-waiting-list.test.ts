@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
+import { holdRowReads } from './held-reads.js';
 import { parkedWrites, secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /**
@@ -187,19 +188,10 @@ describe.skipIf(browserSkipReason !== null)(
       const parked = row(`${run.id}/t1`);
       const count = parked.locator('.row-approvals');
       await count.filter({ hasText: '0 of 2 approvals' }).waitFor();
-      // Every read of a row is answered by the kernel at once, but reaches the page only when let
-      // go, while `holding`.
-      const held: (() => void)[] = [];
-      let holding = true;
-      let delivered = 0;
-      await page.route('**/trpc/tasks.get**', async (route) => {
-        const response = await route.fetch();
-        if (holding) await new Promise<void>((go) => held.push(go));
-        await route.fulfill({ response });
-        delivered += 1;
-      });
+      // Every read of a row is answered by the kernel at once, but reaches the page only when let go.
+      const reads = await holdRowReads(page);
       await parked.locator('.open').click();
-      await eventually(() => held.length === 1, { what: 'the read of the opened row' });
+      await eventually(() => reads.held.length === 1, { what: 'the read of the opened row' });
       // Bo approves after that read was answered: it says 0 of 2, the approval's event 1 of 2.
       const elsewhere = await createClient({ url: f.kernel.url, token: bo.token })
         .workspace(f.kernel.workspace.id)
@@ -208,20 +200,16 @@ describe.skipIf(browserSkipReason !== null)(
       await elsewhere.approve();
       await count.filter({ hasText: '1 of 2 approvals' }).waitFor();
       // The open row is read afresh; the older answer arrives first and is not drawn.
-      await eventually(() => held.length === 2, { what: 'a fresh read of the open row' });
-      held[0]?.();
-      await eventually(() => delivered === 1, { what: 'the older answer delivered' });
-      held[1]?.();
+      await eventually(() => reads.held.length === 2, { what: 'a fresh read of the open row' });
+      reads.held[0]?.();
+      await eventually(() => reads.delivered() === 1, { what: 'the older answer delivered' });
+      reads.held[1]?.();
       await detail()
         .locator('.approvals')
         .filter({ hasText: '1 of 2 approvals (Bo Chen)' })
         .waitFor();
       expect(await count.textContent()).toBe('1 of 2 approvals');
-      // A later read is let through, and the route goes once every handler is done (one unrouted
-      // mid-way is continued by Playwright, and its own fulfil then throws).
-      holding = false;
-      for (const go of held) go();
-      await page.unrouteAll({ behavior: 'wait' });
+      await reads.finish();
     });
 
     it('filters a call that arrives while the filter is set, as it comes', async () => {
