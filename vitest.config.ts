@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     // Every temporary directory of the run lives under one that the run removes at its end.
     globalSetup: ['scripts/testing/temp-root.ts'],
+    // Every property test draws from one fixed seed (PROPERTY_SEED overrides; `pnpm
+    // test:properties` tries new ones), so a run never fails on a draw.
+    setupFiles: ['scripts/testing/seed-properties.ts'],
     // Two test files at a time on the 2-core machines this runs on: most files spend their time
     // waiting on the processes they start (kernels, agents, browsers), not on the CPU.
     // AIRLOCK_TEST_WORKERS=1 runs one file at a time.

@@ -99,7 +99,9 @@ describe('rule containment agrees with the kernel on a bounded world', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      // About 8 reports per 100 lists (19 to 32 of 300 across six seeds); a CI run drew 9 of 300
+      // and failed. 1,000 lists keep the count far from the floor on any seed.
+      { numRuns: 1000 },
     );
     expect(shadowed).toBeGreaterThan(10);
   });
@@ -145,7 +147,7 @@ describe('rule containment agrees with the kernel on a bounded world', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
     expect(redundant).toBeGreaterThan(10);
   });
