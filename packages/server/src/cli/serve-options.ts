@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { lookup } from 'node:dns/promises';
 import { type DurationBounds, parseDuration } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
@@ -71,7 +72,11 @@ const BOUNDS: Record<string, DurationBounds> = {
   'retention-interval': { min: 100, max: DAY },
   'model-timeout': { min: 1000, max: DAY },
 };
-const BODY_LIMIT = { min: 1024, max: 1024 * 1024 * 1024 };
+/**
+ * A body is decoded into one string, and V8 makes none longer than this (api/request-body.ts's
+ * MAX_READABLE_BODY, 536870888 bytes on 64-bit Node): a larger limit could never be met.
+ */
+const BODY_LIMIT = { min: 1024, max: constants.MAX_STRING_LENGTH };
 /** The highest `--model-max-calls`: each call is a row planted in the round's one transaction. */
 const MODEL_MAX_CALLS_LIMIT = 1024;
 
@@ -295,7 +300,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
           body,
           BODY_LIMIT.min,
           BODY_LIMIT.max,
-          'a number of bytes from 1024 to 1073741824',
+          `a number of bytes from ${BODY_LIMIT.min} to ${BODY_LIMIT.max} (the largest body the kernel can read)`,
         )
       : 1024 * 1024,
     timeouts: {

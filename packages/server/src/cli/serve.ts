@@ -19,7 +19,7 @@ Options:
   --park-ttl <dur>      How long a parked call waits for a person before it
                         expires, e.g. 24h, 30m, 90s (env AIRLOCK_PARK_TTL; default 24h)
   --lease <dur>         Default executor lease (env AIRLOCK_LEASE; default 30s)
-  --body-limit <bytes>  Largest request body, 1024 to 1073741824 (env AIRLOCK_BODY_LIMIT;
+  --body-limit <bytes>  Largest request body, 1024 to 536870888 (env AIRLOCK_BODY_LIMIT;
                         default 1048576; an agent's hook event is read up to 16 MiB
                         whatever this says)
   --request-timeout <dur>  A request's headers and body must arrive within this
