@@ -52,6 +52,7 @@ export interface LiveSocketOptions {
   WebSocket?: WebSocketConstructor | undefined;
   /** Each message as JSON, and the length of its text (a reader bounding what it holds). */
   onMessage(message: Record<string, unknown>, length: number): void;
+  /** Told each change of status, once: an outage of several failed tries is one `reconnecting`. */
   onStatus?(status: SocketStatus): void;
   /**
    * Checked before each reconnect; a throw ends the socket with that error
@@ -83,6 +84,7 @@ export class LiveSocket {
   private closed = false;
   private paused = false;
   private attempt = 0;
+  private told: SocketStatus | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private handshake: ReturnType<typeof setTimeout> | undefined;
   private ping: ReturnType<typeof setInterval> | undefined;
@@ -219,6 +221,8 @@ export class LiveSocket {
    * `closed` goes nowhere: the socket is closed either way.
    */
   private status(status: SocketStatus): void {
+    if (status === this.told) return;
+    this.told = status;
     try {
       this.options.onStatus?.(status);
     } catch (error) {
