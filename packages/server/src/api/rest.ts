@@ -264,13 +264,15 @@ export function createRestHandler(
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
       const authenticatedAt = performance.now();
-      options.rateLimiter?.take(principal);
       const fromPath: Record<string, string> = {};
       route.params.forEach((name, i) => {
         fromPath[name] = decodeParam(values[i]!);
       });
       // Plane and workspace are checked before the body is read: a wrong credential learns nothing.
       checkAccess(route.operation, principal, fromPath);
+      // Counted once admitted: a refused request (failed authentications have their own per-peer
+      // throttle) must not spend the budget of the calls the credential may make.
+      options.rateLimiter?.take(principal);
       const limit = Math.max(options.bodyLimit, route.operation.bodyLimitFloor ?? 0);
       const raw = await readInput(req, url, route, fromPath, limit);
       // A body sent slowly: the credential may have been revoked while it came.
