@@ -366,30 +366,41 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(flag.stderr + variable.stderr).not.toContain('the kernel refused');
   });
 
-  it('refuses a flag the chosen front would not read, and a port that is not digits (exit 2)', async () => {
-    const server = ['--name', 'fs', '--', 'x'];
-    const stdio = await exitOf([
-      'gateway',
-      'mcp',
-      '--token',
-      'alk_member_x',
-      '--port',
-      '5000',
-      ...server,
-    ]);
-    expectUsageError(stdio, '--port: read only with --http');
-    const http = await exitOf(['gateway', 'mcp', '--http', '--token', 'alk_member_x', ...server]);
-    expectUsageError(http, "--token is the --stdio client's credential");
-    const empty = await exitOf(['gateway', 'mcp', '--http', '--port', '', ...server]);
-    expectUsageError(empty, '--port must be a port number, not ');
+  // One CLI start per case: each is a process start (seven seconds on a loaded 2-core machine),
+  // and five in one test went past its 30 s on a fresh-clone run beside other jobs.
+  const usageServer = ['--name', 'fs', '--', 'x'];
+  it.each([
+    {
+      refused: '--port without --http',
+      args: ['gateway', 'mcp', '--token', 'alk_member_x', '--port', '5000', ...usageServer],
+      message: '--port: read only with --http',
+    },
+    {
+      refused: '--token with --http',
+      args: ['gateway', 'mcp', '--http', '--token', 'alk_member_x', ...usageServer],
+      message: "--token is the --stdio client's credential",
+    },
+    {
+      refused: 'a port that is not digits',
+      args: ['gateway', 'mcp', '--http', '--port', '', ...usageServer],
+      message: '--port must be a port number, not ',
+    },
+    {
+      refused: '--config beside --name',
+      args: ['executor', 'mcp', '--config', 'servers.json', '--name', 'fs'],
+      message: 'give --config FILE or --name NAME -- command [args...], not both',
+    },
+  ])('refuses $refused as a usage error (exit 2)', async ({ args, message }) => {
+    expectUsageError(await exitOf(args), message);
+  });
+
+  it("refuses --rules beside an agent's credential, which sets no run (exit 2)", async () => {
     const rules = join(dir, 'agent-rules.json');
     writeFileSync(rules, JSON.stringify({ approval_mode: 'ask' }));
-    const agentRules = await exitOf(['gateway', 'mcp', '--rules', rules, ...server], {
+    const agentRules = await exitOf(['gateway', 'mcp', '--rules', rules, ...usageServer], {
       AIRLOCK_TOKEN: 'alk_agent_x',
     });
     expectUsageError(agentRules, "--rules sets the runs of a member's credential");
-    const both = await exitOf(['executor', 'mcp', '--config', 'servers.json', '--name', 'fs']);
-    expectUsageError(both, 'give --config FILE or --name NAME -- command [args...], not both');
   });
 
   it('refuses a bad command line with a one-line message and exit code 2', async () => {
