@@ -17,7 +17,7 @@ import type { NotificationsConfig } from './config.js';
 import { decideAsLink, LinkSpentError } from './link-decision-guard.js';
 import { type LinkStanding, linkStanding } from './link-standing.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
-import { handleSlackInteraction } from './slack-interactions.js';
+import { handleSlackInteraction, slackUnsigned } from './slack-interactions.js';
 
 /** Slack's interaction requests: `/notifications/slack/{workspace}/{channel}/interactions`. */
 const SLACK_PATH = /^\/notifications\/slack\/([^/]+)\/([^/]+)\/interactions$/;
@@ -92,10 +92,9 @@ export function notificationRoutes(options: {
     const channel = config.channels.find(
       (c) => c.kind === 'slack' && c.workspace === workspace && c.name === name,
     );
-    if (channel?.kind !== 'slack') {
-      throw new AirlockError('not_found', 'no such Slack channel');
-    }
     const body = (await readBody(req, BODY_LIMIT)).toString('utf8');
+    // Answered as a bad signature, not 404: a caller without the secret learns no channel's name.
+    if (channel?.kind !== 'slack') throw slackUnsigned();
     const header = (name: string) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;

@@ -31,6 +31,14 @@ export function verifySlackSignature(
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
+/**
+ * The refusal of a request whose Slack signature does not hold, and of one to a
+ * channel that does not exist: the two read the same to a caller without the secret.
+ */
+export function slackUnsigned(): AirlockError {
+  return new AirlockError('unauthenticated', 'the Slack signature is missing, wrong or stale');
+}
+
 /** The part of a `block_actions` interaction payload the kernel reads. */
 interface BlockActions {
   type: string;
@@ -127,7 +135,7 @@ export async function handleSlackInteraction(options: {
       ctx.store.now(),
     )
   ) {
-    throw new AirlockError('unauthenticated', 'the Slack signature is missing, wrong or stale');
+    throw slackUnsigned();
   }
   const payload = parsePayload(body);
   const action = payload.actions?.[0];
