@@ -220,9 +220,10 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     const sessionId = req.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
-      if (!session) return refuse(res, 404, 'no such MCP session; initialize a new one', req);
-      if (!timingSafeEqual(session.tokenHash, hash(token))) {
-        return refuse(res, 403, 'this session belongs to another credential', req);
+      // Another credential's session is answered as one that does not exist: a caller learns
+      // nothing of sessions it does not hold, and starts its own as it would after a restart.
+      if (!session || !timingSafeEqual(session.tokenHash, hash(token))) {
+        return refuse(res, 404, 'no such MCP session; initialize a new one', req);
       }
       // A stream or an end of the session: checked before anything more is served.
       if (req.method !== 'POST' && !(await verified())) return;

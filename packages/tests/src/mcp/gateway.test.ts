@@ -380,7 +380,20 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
-    expect(other.status).toBe(403);
+    // Answered as a session that does not exist: nothing says the session is someone else's.
+    const unknown = await fetch(front.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${kernel.workspace.tokens.member}`,
+        'mcp-session-id': '00000000-0000-4000-8000-000000000000',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(other.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(await other.text()).toBe(await unknown.text());
     const garbled = await fetch(front.url, {
       method: 'POST',
       headers: {
