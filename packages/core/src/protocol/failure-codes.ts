@@ -24,6 +24,7 @@ export const ROW_FAILURE_CODES = [
   'agent_application_removed',
   'run_write_refused',
   'refused_rounds_exceeded',
+  'max_rounds_exceeded',
 ] as const;
 
 /** A failure code the kernel writes. */

@@ -58,6 +58,7 @@ export {
 } from './inputs.js';
 export { jsonStringEnd, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
 export { inexactNumber } from './json-numbers.js';
+export { MODEL_ROUNDS_DEFAULT, MODEL_ROUNDS_MAX } from './kernel-limits.js';
 export {
   defineContract,
   type OperationContract,

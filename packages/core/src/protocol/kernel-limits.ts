@@ -16,3 +16,13 @@ export const GATEWAY_CLIENT_MAX = 200;
 
 /** The longest reason a deny takes, in characters. */
 export const DENY_REASON_MAX = 4096;
+
+/**
+ * The most rounds of tool calls the kernel asks a run's `openai` model for
+ * when its provider names no `max_rounds`: past it, a model that keeps
+ * calling tools ends the run rather than loop until its clocks stop it.
+ */
+export const MODEL_ROUNDS_DEFAULT = 200;
+
+/** The highest `max_rounds` a run's provider may name. */
+export const MODEL_ROUNDS_MAX = 10_000;

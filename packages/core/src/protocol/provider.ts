@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { eachNameOnce } from '../schemas/names-once.js';
-import { CALL_ID_MAX, CALL_NAME_MAX, GATEWAY_CLIENT_MAX } from './kernel-limits.js';
+import {
+  CALL_ID_MAX,
+  CALL_NAME_MAX,
+  GATEWAY_CLIENT_MAX,
+  MODEL_ROUNDS_DEFAULT,
+  MODEL_ROUNDS_MAX,
+} from './kernel-limits.js';
 import { keptText, storableName } from './stored-text.js';
 import { OnFailureSchema } from './views.js';
 
@@ -62,6 +68,15 @@ export const OpenAIProviderSchema = z.strictObject({
     .superRefine(eachNameOnce('the provider offers'))
     .optional()
     .describe('the tools offered to the model; each name once'),
+  max_rounds: z
+    .number()
+    .int()
+    .min(1)
+    .max(MODEL_ROUNDS_MAX)
+    .optional()
+    .describe(
+      `the most rounds of tool calls the model may ask for (default ${MODEL_ROUNDS_DEFAULT}); a model asking for more ends the run failed max_rounds_exceeded`,
+    ),
 });
 
 /**

@@ -26,6 +26,7 @@ import { type RunReading, readHistory } from './history.js';
 import { hearsRunEnds, modelRequestSignal, modelStopOf, type RunEndsAfter } from './model-stop.js';
 import { refusalLoopEnd } from './refusal-loop.js';
 import { type RunStep, recordStep } from './refused-step.js';
+import { roundLimitEnd } from './round-limit.js';
 import { modelTurnLeaseMs, turnTimeoutOf } from './turn-time.js';
 
 /** The signal of an inline provider's request: it never aborts. */
@@ -140,6 +141,11 @@ export async function applyRound(
   }
   if (outcome.type === 'final') {
     await onFinalAnswer(ctx, tx, run, outcome.content);
+    return [];
+  }
+  const overLimit = roundLimitEnd(run);
+  if (overLimit) {
+    await endRun(tx, run, { state: 'failed', error: overLimit, principal: 'kernel' });
     return [];
   }
   run.round += 1;
