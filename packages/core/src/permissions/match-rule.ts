@@ -2,6 +2,7 @@ import { compileGlob, type Glob } from '../glob/byte-glob.js';
 import { pointerTokens } from '../issues/problem.js';
 import { textOf } from '../path/tool-input-path.js';
 import type { PermissionRule, ToolManifestEntry } from '../schemas/permissions.js';
+import { rootedPatternProblem } from './rooted-pattern.js';
 import {
   bindingPatternNames,
   bindingUrlTexts,
@@ -32,6 +33,29 @@ function glob(source: string): Glob | null {
     globs.set(source, compiled);
   }
   return compiled;
+}
+
+/**
+ * Whether a rule's glob matches `text`. A glob that does not compile (stored before a
+ * limit was lowered, or by an older version) reaches here past the validator: it names
+ * everything for a deny or an ask, so the rule fails closed, and nothing for an allow.
+ */
+function globNames(rule: PermissionRule, source: string, text: string): boolean {
+  const compiled = glob(source);
+  return compiled === null ? rule.verdict !== 'allow' : compiled.matches(text);
+}
+
+const rootedForms = new Map<string, boolean>();
+
+/** Whether a target pattern has no rooted form (see rootedPatternProblem), cached per source. */
+function notRooted(source: string): boolean {
+  let problem = rootedForms.get(source);
+  if (problem === undefined) {
+    problem = rootedPatternProblem(source) !== null;
+    if (rootedForms.size >= CACHE_LIMIT) rootedForms.clear();
+    rootedForms.set(source, problem);
+  }
+  return problem;
 }
 
 /** The value a JSON pointer names in an input, or undefined when it names nothing. */
@@ -65,7 +89,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 function selectsTool(rule: PermissionRule, call: PermissionCallFacts): boolean {
-  if (rule.tools && !rule.tools.some((source) => glob(source)?.matches(call.toolName))) {
+  if (rule.tools && !rule.tools.some((source) => globNames(rule, source, call.toolName))) {
     return false;
   }
   if (rule.tool_names && !rule.tool_names.includes(call.toolName)) return false;
@@ -94,7 +118,7 @@ function argumentsMatch(rule: PermissionRule, input: unknown): boolean {
   }
   for (const [pointer, source] of Object.entries(rule.argument_patterns ?? {})) {
     const text = argumentText(rule, valueAtPointer(input, pointer));
-    if (text === undefined || !glob(source)?.matches(text)) return false;
+    if (text === undefined || !globNames(rule, source, text)) return false;
   }
   return true;
 }
@@ -113,14 +137,18 @@ export function ruleCoversTarget(
     const binds = rule.verdict !== 'allow';
     // A directory above the project root holds every path a rooted pattern can match.
     if (target.holdsProject === true && binds && coverage.removesTree === true) return true;
+    const sources = rule.targets ?? [];
+    // A stored pattern with no rooted form (the validator refuses it now) matches no path:
+    // a deny or an ask holding one names every path target instead of failing open.
+    if (binds && sources.some(notRooted)) return true;
     const path = target.rooted ? target.text : binds ? target.rootedWhenFolded : undefined;
     if (path === undefined) return false;
-    return (rule.targets ?? []).some((source) =>
+    return sources.some((source) =>
       binds ? bindingPatternNames(source, path, coverage) : rooted(source).matches(path),
     );
   }
   const texts = rule.verdict === 'allow' ? [target.text] : bindingUrlTexts(target.text);
-  return (rule.urls ?? []).some((source) => texts.some((text) => glob(source)?.matches(text)));
+  return (rule.urls ?? []).some((source) => texts.some((text) => globNames(rule, source, text)));
 }
 
 const TREE_REMOVING_TRAITS = new Set(['delete', 'destructive']);
