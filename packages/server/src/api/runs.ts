@@ -11,6 +11,7 @@ import { principalNames } from '../store/principal-roster.js';
 import { listRuns as listStoredRuns } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
 import { implement } from './operation.js';
+import { decodeRunCursor, encodeRunCursor } from './page-cursors.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
 
 /**
@@ -48,19 +49,31 @@ export const createRun = implement(
   },
 );
 
-/** GET /api/v1/workspaces/{ws}/runs */
+/**
+ * GET /api/v1/workspaces/{ws}/runs: a page of runs, newest first; `next_cursor`
+ * is where the next page starts, null once no run follows.
+ * @throws invalid_input for a cursor this list did not make.
+ */
 export const listRuns = implement(
   OPERATION_CONTRACTS['runs.list'],
   async ({ kernel, principal }, input) => {
+    const after = input.cursor === undefined ? undefined : decodeRunCursor(input.cursor);
+    // One run past the page tells whether another page follows.
     const rows = await listStoredRuns(kernel.context.store, {
       workspaceId: principal.workspace_id,
       // An agent credential lists its own application's runs only (docs/concepts.md).
       agentApplicationId:
         principal.kind === 'agent' ? (principal.agent_application_id ?? '') : undefined,
       state: input.state,
-      limit: input.limit,
+      limit: input.limit + 1,
+      after,
     });
-    return { runs: rows.map(runView) };
+    const page = rows.slice(0, input.limit);
+    const last = page[page.length - 1];
+    return {
+      runs: page.map(runView),
+      next_cursor: rows.length > input.limit && last ? encodeRunCursor(last) : null,
+    };
   },
 );
 

@@ -4,14 +4,33 @@ import { decisionViews } from '../kernel/verbs/approval-quorum.js';
 import { appendAuthorRow, readTask } from '../kernel/verbs/decisions.js';
 import { listTasksOfRun } from '../store/tasks.js';
 import { implement } from './operation.js';
+import { decodeTaskCursor, encodeTaskCursor } from './page-cursors.js';
 
-/** GET /api/v1/workspaces/{ws}/runs/{run}/tasks */
+/**
+ * GET /api/v1/workspaces/{ws}/runs/{run}/tasks: the run's rows in planting
+ * order, every one or (with `limit`) a page; `next_cursor` is where the next
+ * page starts, null once no row follows.
+ * @throws run_not_found; invalid_input for a cursor this run's list did not make.
+ */
 export const listTasks = implement(
   OPERATION_CONTRACTS['tasks.list'],
   async ({ kernel, principal }, input) => {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
-    const rows = await listTasksOfRun(kernel.context.store, input.run_id);
-    return { tasks: await decisionViews(kernel.context.store, principal.workspace_id, rows) };
+    const afterKey =
+      input.cursor === undefined ? undefined : decodeTaskCursor(input.cursor, input.run_id);
+    const { limit } = input;
+    // One row past the page tells whether another page follows.
+    const rows = await listTasksOfRun(kernel.context.store, input.run_id, {
+      limit: limit === undefined ? undefined : limit + 1,
+      afterKey,
+    });
+    const more = limit !== undefined && rows.length > limit;
+    const page = more ? rows.slice(0, limit) : rows;
+    const last = page[page.length - 1];
+    return {
+      tasks: await decisionViews(kernel.context.store, principal.workspace_id, page),
+      next_cursor: more && last ? encodeTaskCursor(last) : null,
+    };
   },
 );
 

@@ -12,6 +12,12 @@ import type { Store } from './store.js';
  * moves only through the kernel's run machine.
  */
 
+/** Where a page of runs starts: after this run, newest first by (created_at, id). */
+export interface RunCursor {
+  createdAt: number;
+  id: string;
+}
+
 /** Which runs of a workspace to list, newest first. */
 export interface RunListing {
   workspaceId: string;
@@ -19,10 +25,17 @@ export interface RunListing {
   agentApplicationId?: string | undefined;
   state?: RunState | undefined;
   limit: number;
+  /** Only the runs after this one in the list's order. */
+  after?: RunCursor | undefined;
 }
 
-/** A workspace's runs, newest first. */
+/**
+ * A workspace's runs, newest first, ties (runs created in the same
+ * millisecond) by id, descending: an order in which every run has one
+ * place, so a page after a cursor neither skips nor repeats a run.
+ */
 export async function listRuns(store: Store, listing: RunListing): Promise<RunTable[]> {
+  const after = listing.after;
   return store.db
     .selectFrom('runs')
     .selectAll()
@@ -31,7 +44,14 @@ export async function listRuns(store: Store, listing: RunListing): Promise<RunTa
       qb.where('agent_application_id', '=', listing.agentApplicationId!),
     )
     .$if(listing.state !== undefined, (qb) => qb.where('state', '=', listing.state!))
+    .$if(after !== undefined, (qb) =>
+      // The first bound alone is a range of index runs_by_workspace (workspace_id, created_at).
+      qb
+        .where('created_at', '<=', after!.createdAt)
+        .where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb('id', '<', after!.id)])),
+    )
     .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .limit(rowLimit(listing.limit))
     .execute();
 }

@@ -27,11 +27,41 @@ export function stateLiteral<S extends TaskState>(state: S): RawBuilder<S> {
   return sql.lit(state);
 }
 
-/** Every row of a run, in planting order (`t1`, `t2`, … `t10`). */
-export async function listTasksOfRun(store: Store, runId: string): Promise<TaskTable[]> {
-  const rows = await store.db.selectFrom('tasks').selectAll().where('run_id', '=', runId).execute();
-  const order = (key: string) => Number.parseInt(key.slice(1), 10);
-  return rows.sort((a, b) => order(a.key) - order(b.key));
+/** Which rows of a run to list, in planting order. */
+export interface TaskListing {
+  /** At most this many rows; every row after `afterKey` when absent. */
+  limit?: number | undefined;
+  /** Only the rows planted after this one (a key such as `t12`). */
+  afterKey?: string | undefined;
+}
+
+/**
+ * The rows of a run in planting order (`t1`, `t2`, … `t10`): a key is `t`
+ * and its number, so (length, key) orders them as their numbers do.
+ */
+export async function listTasksOfRun(
+  store: Store,
+  runId: string,
+  listing: TaskListing = {},
+): Promise<TaskTable[]> {
+  const { limit, afterKey } = listing;
+  const keyLength = sql<number>`length(${sql.ref('key')})`;
+  return store.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .$if(afterKey !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb(keyLength, '>', afterKey!.length),
+          eb.and([eb(keyLength, '=', afterKey!.length), eb('key', '>', afterKey!)]),
+        ]),
+      ),
+    )
+    .orderBy(keyLength)
+    .orderBy('key')
+    .$if(limit !== undefined, (qb) => qb.limit(rowLimit(limit!)))
+    .execute();
 }
 
 /** The state of a run's first row (by key), or null before it is planted: reads no input. */

@@ -48,17 +48,35 @@ export const createRunContract = defineContract({
   errors: ['invalid_configuration'],
 });
 
+/**
+ * A list's page cursor: the `next_cursor` of the page before, opaque text the
+ * kernel made (base64url). A cursor it did not make is refused `invalid_input`.
+ */
+export const PageCursorSchema = z
+  .string()
+  .max(600)
+  .regex(/^[A-Za-z0-9_-]+$/)
+  .describe("The previous page's next_cursor: this page starts after its last row.");
+
+/** A list's `next_cursor`: where the next page starts, null on the last page. */
+export const NextCursorSchema = z
+  .string()
+  .nullable()
+  .describe('Pass as cursor for the next page; null when this page holds the last rows.');
+
 /** GET /api/v1/workspaces/{ws}/runs */
 export const listRunsContract = defineContract({
   ...operationRoute('runs.list'),
-  summary: 'List the runs of a workspace, newest first',
+  summary:
+    'List the runs of a workspace, newest first (ties by id), a page at a time: pass next_cursor back as cursor for the next page',
   planes: ['agent', 'member'],
   input: z.strictObject({
     ...WorkspaceParams,
     state: RunStateSchema.optional(),
     limit: LimitSchema,
+    cursor: PageCursorSchema.optional(),
   }),
-  output: z.object({ runs: z.array(RunViewSchema) }),
+  output: z.object({ runs: z.array(RunViewSchema), next_cursor: NextCursorSchema }),
   errors: [],
 });
 

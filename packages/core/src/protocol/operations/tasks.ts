@@ -5,14 +5,27 @@ import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
 import { storableName } from '../stored-text.js';
 import { AppendedTaskViewSchema, OnFailureSchema, TaskViewSchema } from '../views.js';
+import { NextCursorSchema, PageCursorSchema } from './runs.js';
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/tasks */
 export const listTasksContract = defineContract({
   ...operationRoute('tasks.list'),
-  summary: "List a run's task rows in order",
+  summary:
+    "List a run's task rows in order (t1, t2, ...): every row, or with limit a page at a time (pass next_cursor back as cursor)",
   planes: ['agent', 'member'],
-  input: z.strictObject(RunParams),
-  output: z.object({ tasks: z.array(TaskViewSchema) }),
+  input: z.strictObject({
+    ...RunParams,
+    // No default: a caller that names no limit reads every row, as before pages existed.
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('At most this many rows (1 to 1000); every row after the cursor when absent.'),
+    cursor: PageCursorSchema.optional(),
+  }),
+  output: z.object({ tasks: z.array(TaskViewSchema), next_cursor: NextCursorSchema }),
   errors: ['run_not_found'],
 });
 
