@@ -106,6 +106,45 @@ describe('where a notice is never sent', () => {
     expect(receiver.posted.count).toBe(0);
   });
 
+  it('connects to the address it checked: a name that resolves elsewhere the next time (DNS rebinding) is not looked up again', async () => {
+    const receiver = await countingReceiver();
+    const lookups: string[] = [];
+    // Checked as this machine, then the metadata service for every later lookup.
+    const rebinding = async (hostname: string) => {
+      lookups.push(hostname);
+      return lookups.length === 1 ? ['127.0.0.1'] : ['169.254.169.254'];
+    };
+    await sendWebhook(
+      channelTo(`http://rebind.example.internal:${receiver.port}/hook`),
+      { id: 'ntf_1', payload: '{}' },
+      { now: Date.now(), resolve: rebinding },
+    );
+    expect(receiver.posted.count).toBe(1);
+    expect(lookups).toEqual(['rebind.example.internal']);
+    // The next attempt looks the name up afresh, and is refused unposted.
+    await expect(
+      sendWebhook(
+        channelTo(`http://rebind.example.internal:${receiver.port}/hook`),
+        { id: 'ntf_2', payload: '{}' },
+        { now: Date.now(), resolve: rebinding },
+      ),
+    ).rejects.toThrow(/169\.254\.169\.254 is link-local/);
+    expect(receiver.posted.count).toBe(1);
+  });
+
+  it('fails an attempt whose name does not resolve, saying so by its code', async () => {
+    const nowhere = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), {
+      code: 'ENOTFOUND',
+    });
+    await expect(
+      sendWebhook(
+        channelTo('http://nowhere.invalid/hook'),
+        { id: 'ntf_1', payload: '{}' },
+        { now: Date.now(), resolve: () => Promise.reject(nowhere) },
+      ),
+    ).rejects.toThrow('the receiver could not be reached (ENOTFOUND)');
+  });
+
   it('posts to a receiver whose name resolves to loopback, through the system resolver', async () => {
     const receiver = await countingReceiver();
     await sendWebhook(

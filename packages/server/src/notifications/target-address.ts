@@ -1,5 +1,6 @@
+import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 
 /*
  * Where the kernel refuses to send a notice. A webhook URL and a Slack api_url are
@@ -55,22 +56,24 @@ const systemResolve: Resolve = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**
- * Checks, before a send, that a URL's host name does not resolve to an address the kernel
- * never sends to (a name such as `metadata.google.internal`). A name that does not resolve is
- * left to the request, which fails with its own reason. What the request itself then
- * resolves is not pinned: a name whose answer changes between the two lookups escapes this.
+ * Resolves a URL's host for a send and checks every address it names against the addresses
+ * the kernel never sends to (a name such as `metadata.google.internal`). The answer is the
+ * list the connection must use (pinned: see pinnedLookup), so that a name whose answer
+ * changes between the check and the connection (DNS rebinding) cannot move the send to an
+ * address that was never checked; null for a host written as an IP address.
  * `signal` ends a lookup that hangs (the attempt's deadline, a stop).
- * @throws Error naming the address when it does; the signal's reason when it aborts first.
+ * @throws Error naming the address when one is refused; `could not be reached (ENOTFOUND)`
+ *   and the like when the name does not resolve; the signal's reason when it aborts first.
  */
 export async function checkResolvedTarget(
   url: string,
   resolve = systemResolve,
   signal?: AbortSignal | undefined,
-): Promise<void> {
+): Promise<string[] | null> {
   const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (isIP(hostname) !== 0) {
     if (isRefusedAddress(hostname)) throw refused(hostname);
-    return;
+    return null;
   }
   let addresses: string[];
   try {
@@ -78,10 +81,37 @@ export async function checkResolvedTarget(
     addresses = await untilAborted(resolve(hostname), signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    return;
+    throw unresolved(error);
   }
   const bad = addresses.find(isRefusedAddress);
   if (bad !== undefined) throw refused(bad);
+  const usable = addresses.filter((address) => isIP(address) !== 0);
+  if (usable.length === 0) throw unresolved(null);
+  return usable;
+}
+
+/** The `lookup` of a connection that may use only `addresses`, checked before: no second lookup. */
+export function pinnedLookup(addresses: readonly string[]): LookupFunction {
+  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_hostname, options, callback) => {
+    const first = entries[0]!;
+    if ((options as { all?: boolean }).all) {
+      (callback as (error: null, entries: LookupAddress[]) => void)(null, entries);
+    } else {
+      (callback as (error: null, address: string, family: number) => void)(
+        null,
+        first.address,
+        first.family,
+      );
+    }
+  };
+}
+
+function unresolved(error: unknown): Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  return new Error(
+    `the receiver could not be reached (${typeof code === 'string' ? code : 'ENOTFOUND'})`,
+  );
 }
 
 /** `promise`, or the signal's reason once it aborts first. */

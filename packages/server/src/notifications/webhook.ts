@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookChannelConfig } from './config.js';
-import { checkResolvedTarget, type Resolve } from './target-address.js';
+import { checkResolvedTarget, pinnedLookup, type Resolve } from './target-address.js';
+import { postForStatus } from './webhook-post.js';
 
 /**
  * Webhooks per the Standard Webhooks specification: the body is signed with
@@ -33,42 +34,16 @@ export function signWebhook(
   };
 }
 
-/** Why a fetch failed, as a code (`ECONNREFUSED`, `TimeoutError`), never its message. */
-function unreachableReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
+/** Why a request failed, as a code (`ECONNREFUSED`, `TimeoutError`), never its message. */
+function unreachableReason(error: unknown, timeout: AbortSignal): string {
+  if (timeout.aborted) return 'TimeoutError';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code !== 'ABORT_ERR') return code;
   return error instanceof Error ? error.name : 'unknown';
 }
 
 /** How long a receiver has to answer before the attempt counts as failed. */
 const WEBHOOK_TIMEOUT_MS = 10_000;
-
-/** The most of a receiver's answer read, so that its connection can be reused. */
-const ANSWER_READ_LIMIT = 64 * 1024;
-
-/**
- * Reads a receiver's answer to its end when it is short, so that the connection is kept for
- * the next notice, and hangs up on a longer one: nothing of it is kept, and a receiver that
- * answers with an endless body cannot fill the kernel's memory.
- */
-async function discardAnswer(response: Response): Promise<void> {
-  const reader = response.body?.getReader();
-  if (!reader) return;
-  let read = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-      if (read > ANSWER_READ_LIMIT) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    // Cut short or reset: the status already says what the receiver answered.
-  }
-}
 
 /**
  * POSTs one notice to a webhook channel (`resolve`, the host name lookup, is for tests).
@@ -81,28 +56,28 @@ export async function sendWebhook(
   attempt: { now: number; signal?: AbortSignal | undefined; resolve?: Resolve | undefined },
 ): Promise<void> {
   const { now } = attempt;
-  // A name that resolves where the cloud metadata service answers is never posted to.
-  await checkResolvedTarget(channel.url, attempt.resolve, attempt.signal);
+  // A name that resolves where the cloud metadata service answers is never posted to, and the
+  // connection uses the addresses checked here, not a second lookup's (DNS rebinding).
+  const pinned = await checkResolvedTarget(channel.url, attempt.resolve, attempt.signal);
   const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
   const headers = signWebhook(
     channel.secrets.map((secret) => secret.value),
     { id: delivery.id, timestampSeconds: Math.floor(now / 1000), body: delivery.payload },
   );
-  let response: Response;
+  let status: number;
   try {
-    response = await fetch(channel.url, {
-      method: 'POST',
+    status = await postForStatus({
+      url: channel.url,
       headers: { 'content-type': 'application/json', 'user-agent': 'airlock-webhooks', ...headers },
       body: delivery.payload,
       signal: attempt.signal ? AbortSignal.any([attempt.signal, timeout]) : timeout,
-      redirect: 'manual',
+      lookup: pinned ? pinnedLookup(pinned) : undefined,
     });
   } catch (error) {
     // Said without the client's own message, which may quote the URL (logged, kept as last_error).
-    throw new Error(`the receiver could not be reached (${unreachableReason(error)})`);
+    throw new Error(`the receiver could not be reached (${unreachableReason(error, timeout)})`);
   }
-  await discardAnswer(response);
-  if (response.status < 200 || response.status > 299) {
-    throw new Error(`the receiver answered ${response.status}`);
+  if (status < 200 || status > 299) {
+    throw new Error(`the receiver answered ${status}`);
   }
 }
