@@ -186,6 +186,12 @@ export const ApprovalProgressSchema = named(
     approvers: z.array(z.string()).nullable(),
     /** True when the member who started the run may not approve its calls. */
     no_self_approval: z.boolean(),
+    /**
+     * False when fewer live members may approve the call than `required` (an approver was
+     * revoked since the policy was written, or no_self_approval bars the requester): it waits for
+     * its deadline unless the approval policy changes.
+     */
+    reachable: z.boolean(),
   }),
   {
     id: 'ApprovalProgress',

@@ -13,6 +13,8 @@ export interface PrincipalRoster {
   names: Map<string, string>;
   /** The principals whose credential is revoked. */
   revoked: Set<string>;
+  /** The member principals (`member:cred_x`) whose credential is not revoked: who can approve. */
+  liveMembers: Set<string>;
 }
 
 /** A workspace's principals: names and revocations, in one read. */
@@ -33,12 +35,13 @@ export async function principalRoster(
         .where('workspace_id', '=', p('workspace_id')),
     { workspace_id: workspaceId },
   );
-  const roster: PrincipalRoster = { names: new Map(), revoked: new Set() };
+  const roster: PrincipalRoster = { names: new Map(), revoked: new Set(), liveMembers: new Set() };
   for (const row of rows) {
     const principal = `${row.kind}:${row.id}`;
     const name = labelName(row.label, row.kind);
     if (name !== null) roster.names.set(principal, name);
     if (row.revoked_at !== null) roster.revoked.add(principal);
+    else if (row.kind === 'member') roster.liveMembers.add(principal);
   }
   return roster;
 }

@@ -95,7 +95,7 @@ export const selfCredentialContract = defineContract({
 export const revokeCredentialContract = defineContract({
   ...operationRoute('credentials.revoke'),
   summary:
-    "Revoke a credential of the workspace (admin only); an application's last executor leaves its held rows addressed to nobody (task.readdressed); the workspace's last active admin member credential is refused (409 last_admin)",
+    "Revoke a credential of the workspace (admin only); an application's last executor leaves its held rows addressed to nobody (task.readdressed); the workspace's last active admin member credential is refused (409 last_admin); the answer names every approval policy rule its live members can no longer meet",
   planes: ['member'],
   role: 'admin',
   input: z.strictObject({ ...WorkspaceParams, credential_id: IdSchema }),
@@ -103,6 +103,18 @@ export const revokeCredentialContract = defineContract({
     credential_id: z.string(),
     kind: CredentialKindSchema,
     readdressed: z.array(z.object({ run_id: z.string(), task_key: z.string() })),
+    /**
+     * Each approval policy rule whose quorum the workspace's live members can no longer meet
+     * now that this credential is revoked: the calls it covers wait for their deadline until the
+     * policy changes. Empty when every rule can still be met.
+     */
+    unreachable_approval_rules: z.array(
+      z.object({
+        rule_index: z.number().int(),
+        required: z.number().int(),
+        approvers_left: z.number().int(),
+      }),
+    ),
   }),
   errors: ['credential_not_found', 'last_admin', 'admin_required'],
 });

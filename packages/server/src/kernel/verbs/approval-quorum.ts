@@ -2,14 +2,12 @@ import {
   ACTION_TAGS,
   type ActionTag,
   type ApprovalPolicy,
-  type ApprovalProgress,
   type ApprovalRequirement,
   approvalRequirement,
   matchGlob,
   resolveToolName,
   type TaskView,
 } from '@airlock/core';
-import { AirlockError } from '../../errors.js';
 import {
   type ApprovalPolicyRecord,
   type ApprovalRecord,
@@ -23,36 +21,30 @@ import { approvalFactsOfRuns } from '../../store/runs.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { taskVersion, taskView } from '../views.js';
+import {
+  checkDecider,
+  checkNotRevoked,
+  mayApprove,
+  progressOf,
+  quorumReachable,
+  type RequestFacts,
+  requestOf,
+  standingApprovals,
+} from './approvers.js';
+
+// Who may approve lives in approvers.ts; these names stay importable from here.
+export {
+  checkDecider,
+  checkNotRevoked,
+  mayApprove,
+  progressOf,
+  type RequestFacts,
+  requestOf,
+  standingApprovals,
+};
 
 /** What the approval policy reads of a run. */
 export type RunFacts = Pick<RunTable, 'agent_application_id' | 'created_by' | 'policy_layers'>;
-
-/**
- * Who asked for a row: the run's starter, for a row a member appended
- * through the tasks door that member, and for a call a member edited (approve
- * with changes) that editor, whose input it now runs. Under `no_self_approval`
- * none of them may approve it.
- */
-export interface RequestFacts {
-  created_by: string | null;
-  appended_by?: string | null | undefined;
-  edited_by?: string | null | undefined;
-}
-
-/** The request facts of one row of a run, its editor read from the edit mark on its decision. */
-export function requestOf(
-  run: Pick<RunTable, 'created_by'>,
-  row: Pick<TaskTable, 'appended_by' | 'decision'>,
-): RequestFacts {
-  return { created_by: run.created_by, appended_by: row.appended_by, edited_by: editorOf(row) };
-}
-
-/** The member whose edit wrote the row's current input (the mark approvals.ts leaves); else null. */
-function editorOf(row: Pick<TaskTable, 'decision'>): string | null {
-  if (row.decision === null) return null;
-  const { edited_by: editor } = JSON.parse(row.decision) as { edited_by?: unknown };
-  return typeof editor === 'string' ? editor : null;
-}
 
 /** The workspace's approval policy (validated when it was written); null when none was set. */
 export async function policyOfWorkspace(
@@ -187,117 +179,6 @@ export async function approvalsRequiredNow(
 }
 
 /**
- * Refuses a member the policy does not let decide this row; on approve, also
- * the member who started the run, appended the row or edited its input when the
- * policy forbids self-approval. A deny, and an edit (which approves no version it replaces), is
- * open to every allowed approver, those included.
- * @throws AirlockError approver_not_allowed, self_approval_refused (403).
- */
-export function checkDecider(
-  requirement: ApprovalRequirement,
-  options: { who: string; verb: 'approve' | 'deny' | 'edit'; run: RequestFacts; taskKey: string },
-): void {
-  const { who, verb } = options;
-  if (!isNamedApprover(requirement, who)) {
-    throw new AirlockError(
-      'approver_not_allowed',
-      `${who} may not ${verb} task ${options.taskKey}: approval policy rule ${requirement.rule_index} names who may decide it`,
-    );
-  }
-  if (verb === 'approve' && isBarredRequester(requirement, options.run, who)) {
-    throw new AirlockError(
-      'self_approval_refused',
-      options.run.created_by === who
-        ? `${who} started this run; the approval policy lets nobody approve a call of a run they started`
-        : options.run.appended_by === who
-          ? `${who} appended task ${options.taskKey}; the approval policy lets nobody approve a call they appended`
-          : `${who} edited task ${options.taskKey}; the approval policy lets nobody approve a call they edited, so another member approves it`,
-    );
-  }
-}
-
-/**
- * Whether this principal's approval of a row counts under the requirement: the covering rule
- * lets them decide, and they did not ask for the row (start its run, append it) under a policy
- * that forbids self-approval.
- */
-export function mayApprove(
-  requirement: ApprovalRequirement,
-  run: RequestFacts,
-  principal: string,
-): boolean {
-  return isNamedApprover(requirement, principal) && !isBarredRequester(requirement, run, principal);
-}
-
-/** Whether the covering rule lets this principal decide (every member, when it names nobody). */
-function isNamedApprover(requirement: ApprovalRequirement, principal: string): boolean {
-  return requirement.approvers === null || requirement.approvers.includes(principal);
-}
-
-/** Whether this principal asked for the row under a policy that forbids self-approval. */
-function isBarredRequester(
-  requirement: ApprovalRequirement,
-  run: RequestFacts,
-  principal: string,
-): boolean {
-  return (
-    requirement.no_self_approval &&
-    (run.created_by === principal || run.appended_by === principal || run.edited_by === principal)
-  );
-}
-
-/**
- * The approvals of a row that still count: the policy is read when a person decides, so an
- * approval given earlier counts only while its member may still approve the row (still a named
- * approver, not the run's starter, the row's appender or its input's editor under no_self_approval)
- * and its credential is not revoked.
- */
-export function standingApprovals<T extends { principal: string }>(
-  requirement: ApprovalRequirement,
-  run: RequestFacts,
-  approvals: readonly T[],
-  revoked: ReadonlySet<string>,
-): T[] {
-  return approvals.filter(
-    (approval) =>
-      !revoked.has(approval.principal) && mayApprove(requirement, run, approval.principal),
-  );
-}
-
-/**
- * Refuses a decision by a credential revoked while its request was on its way (after the
- * request was authenticated): its approval would never stand (standingApprovals), and an
- * edit or a remembered rule of it would outlive the revocation.
- * @throws AirlockError approver_not_allowed (403).
- */
-export function checkNotRevoked(revoked: ReadonlySet<string>, who: string): void {
-  if (!revoked.has(who)) return;
-  throw new AirlockError(
-    'approver_not_allowed',
-    `${who} was revoked while this decision was on its way; nothing changed`,
-  );
-}
-
-/** The progress a view shows: the requirement and the approvals given, with names. */
-export function progressOf(
-  requirement: ApprovalRequirement,
-  approvals: readonly ApprovalRecord[],
-  names: ReadonlyMap<string, string>,
-): ApprovalProgress {
-  return {
-    required: requirement.required,
-    received: approvals.map((approval) => ({
-      principal: approval.principal,
-      name: names.get(approval.principal) ?? null,
-      at: approval.created_at,
-    })),
-    rule_index: requirement.rule_index,
-    approvers: requirement.approvers === null ? null : [...requirement.approvers],
-    no_self_approval: requirement.no_self_approval,
-  };
-}
-
-/**
  * Views of rows as people read them: each decider named, and each parked
  * call with its approval progress under the workspace's current policy.
  */
@@ -313,7 +194,7 @@ export async function decisionViews(
     taskKey: row.key,
     rowVersion: taskVersion(row),
   }));
-  const [{ names, revoked }, policy, runs, approvals] = await Promise.all([
+  const [{ names, revoked, liveMembers }, policy, runs, approvals] = await Promise.all([
     principalRoster(reader, workspaceId),
     parked.length > 0 ? policyOfWorkspace(reader, workspaceId) : null,
     approvalFactsOfRuns(reader, runIds),
@@ -334,8 +215,10 @@ export async function decisionViews(
     if (row.state !== 'needs_approval' || !run) return view;
     const given = givenTo.get(versionKey(row.run_id, row.key, taskVersion(row))) ?? [];
     const requirement = requirementOf(policy, run, row);
-    const standing = standingApprovals(requirement, requestOf(run, row), given, revoked);
-    return { ...view, approvals: progressOf(requirement, standing, names) };
+    const request = requestOf(run, row);
+    const standing = standingApprovals(requirement, request, given, revoked);
+    const reachable = quorumReachable(requirement, request, liveMembers);
+    return { ...view, approvals: progressOf(requirement, standing, { names, reachable }) };
   });
 }
 

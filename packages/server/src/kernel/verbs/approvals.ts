@@ -28,16 +28,16 @@ import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
 import { sendOverlaysAhead } from '../stage/active-overlays.js';
 import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
+import { policyOfUnit, requirementOf } from './approval-quorum.js';
 import {
   checkDecider,
   checkNotRevoked,
   mayApprove,
-  policyOfUnit,
   progressOf,
+  quorumReachable,
   requestOf,
-  requirementOf,
   standingApprovals,
-} from './approval-quorum.js';
+} from './approvers.js';
 import {
   checkVersion,
   hookTimeoutMs,
@@ -284,9 +284,10 @@ export function approveTask(
             `task ${row.key}: under no_self_approval your edit is approved by another member, who may remember it; nothing changed`,
           );
         }
-        const { names, revoked } = await reads.roster;
+        const { names, revoked, liveMembers } = await reads.roster;
         checkNotRevoked(revoked, who);
-        return { ...taskView(row), approvals: progressOf(requirement, [], names) };
+        const reachable = quorumReachable(requirement, requestOf(run, row), liveMembers);
+        return { ...taskView(row), approvals: progressOf(requirement, [], { names, reachable }) };
       }
     } else {
       // An edit crossed the stage already; the call as it parked crosses it again as it stands now.
@@ -304,8 +305,12 @@ export function approveTask(
       taskKey: row.key,
       rowVersion: taskVersion(row),
     };
-    const { names, revoked } = await reads.roster;
+    const { names, revoked, liveMembers } = await reads.roster;
     checkNotRevoked(revoked, who);
+    const seen = {
+      names,
+      reachable: quorumReachable(requirement, requestOf(run, row), liveMembers),
+    };
     // Earlier approvals count only while they stand under the policy as it reads now.
     // Who asked for the row is the same after an edit (its run's starter, its appender).
     const earlier = standingApprovals(
@@ -319,11 +324,11 @@ export function approveTask(
       // The same member approving this version again (a double click, a retried press): it
       // counts once, so nothing is recorded, emitted or audited a second time. (When a policy
       // change lowered the quorum to what was given, it goes on and settles the row.)
-      return { ...taskView(row), approvals: progressOf(requirement, earlier, names) };
+      return { ...taskView(row), approvals: progressOf(requirement, earlier, seen) };
     }
     if (!again) await recordApproval(tx, { ...key, principal: who });
     const approvals = again ? earlier : [...earlier, { principal: who, created_at: tx.now }];
-    const progress = progressOf(requirement, approvals, names);
+    const progress = progressOf(requirement, approvals, seen);
     if (approvals.length < requirement.required) {
       tx.emit({
         workspace_id: run.workspace_id,

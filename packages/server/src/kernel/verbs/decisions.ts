@@ -21,7 +21,8 @@ import {
 import { plantToolRow, policyForRun } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
-import { checkDecider, policyOfWorkspace, requestOf, requirementOf } from './approval-quorum.js';
+import { policyOfWorkspace, requirementOf } from './approval-quorum.js';
+import { checkDecider, requestOf } from './approvers.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {

@@ -8,7 +8,7 @@ import {
 } from '../../store/accounts.js';
 import { anyApplicationRemoved, markApplicationRemoved } from '../../store/applications.js';
 import { carryApprovals } from '../../store/approvals.js';
-import { hasActiveAdmin } from '../../store/principal-roster.js';
+import { hasActiveAdmin, principalRoster } from '../../store/principal-roster.js';
 import { runningRunIdsOf, runningRunsOfRemovedApplications } from '../../store/runs.js';
 import type { Store, Tx } from '../../store/store.js';
 import { clearAddressee } from '../../store/tasks.js';
@@ -19,6 +19,8 @@ import { lockRun } from '../machines/run-state.js';
 import { TASK_VERBS } from '../machines/task-machine.js';
 import { taskVersion } from '../views.js';
 import { recordApplicationChange, recordCredentialRevoked } from './account-changes.js';
+import { policyOfWorkspace } from './approval-quorum.js';
+import { type UnreachableRule, unreachableRules } from './approvers.js';
 import { dropRevokedMemberAllows } from './revoked-allows.js';
 
 /** A held row whose addressee was cleared. */
@@ -32,6 +34,11 @@ export interface Revocation {
   credential_id: string;
   kind: 'agent' | 'executor' | 'member';
   readdressed: Readdressed[];
+  /**
+   * The approval policy rules the workspace's live members can no longer meet once this
+   * member is revoked (empty for an agent or executor credential).
+   */
+  unreachable_approval_rules: UnreachableRule[];
 }
 
 /**
@@ -74,6 +81,15 @@ async function readdressHeldRows(
   return changed.map(({ after }) => ({ run_id: after.run_id, task_key: after.key }));
 }
 
+/** The approval policy rules whose quorum the workspace's live members cannot meet now. */
+async function unreachableNow(tx: Tx, workspaceId: string): Promise<UnreachableRule[]> {
+  const [policy, { liveMembers }] = await Promise.all([
+    policyOfWorkspace(tx, workspaceId),
+    principalRoster(tx, workspaceId),
+  ]);
+  return unreachableRules(policy, liveMembers);
+}
+
 /**
  * Revokes a credential named by its id or its token (within a workspace when
  * one is given). Revoking an application's last active executor credential
@@ -83,6 +99,10 @@ async function readdressHeldRows(
  * credential is refused: no one would be left to make credentials or set
  * policy through the API. The operator's local `airlock token revoke` leaves
  * it out, since the operator can always make a new admin from the store.
+ * A member whose revocation leaves an approval policy rule fewer live
+ * approvers than it requires is revoked all the same; the answer names each
+ * such rule (`unreachable_approval_rules`) and the calls they cover show
+ * `reachable: false` in their approval progress.
  * @throws AirlockError credential_not_found when no active credential matches;
  *   last_admin (409) when `keepAnAdmin` and it is the last active admin.
  */
@@ -130,6 +150,10 @@ export async function revokeCredentialAndReaddress(
       credential_id: credential.id,
       kind: credential.kind,
       readdressed: [],
+      // Read after the revocation, in its unit: the revoke goes ahead (a leaked token must stop
+      // at once), and its answer names the quorums it leaves no one to meet.
+      unreachable_approval_rules:
+        credential.kind === 'member' ? await unreachableNow(tx, credential.workspace_id) : [],
     };
     const app = credential.agent_application_id;
     if (credential.kind !== 'executor' || !app) return result;
