@@ -34,8 +34,21 @@ export function readableBodyLimit(limit: number): number {
 }
 
 /**
+ * The refusal of a body whose client closed the connection before it was all
+ * sent: the client's doing (400), never a fault of the kernel or its store,
+ * and nothing was changed. REST and tRPC answer alike.
+ */
+export function bodyCutShort(): AirlockError {
+  return new AirlockError(
+    'invalid_json',
+    'the body ended before it was all sent (the client closed the connection); nothing was changed',
+  );
+}
+
+/**
  * Reads a request body up to a limit (at most {@link MAX_READABLE_BODY}).
- * @throws AirlockError payload_too_large past the limit.
+ * @throws AirlockError payload_too_large past the limit; from {@link bodyCutShort}
+ *   when the client closed the connection before the body's end.
  */
 export function readBody(req: IncomingMessage, configured: number): Promise<Buffer> {
   const limit = readableBodyLimit(configured);
@@ -64,7 +77,13 @@ export function readBody(req: IncomingMessage, configured: number): Promise<Buff
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    // The connection's error (ECONNRESET, 'aborted') would read as the store's unavailability.
+    req.on('error', () => reject(bodyCutShort()));
+    req.on('close', () => {
+      if (!req.complete) reject(bodyCutShort());
+    });
+    // Gone before the reading started: no event is left to come.
+    if (req.destroyed && !req.complete) reject(bodyCutShort());
   });
 }
 
@@ -219,9 +238,7 @@ export async function readTrpcBody(
     body = await readBody(req, options.limit);
   } catch (error) {
     holder.body = '';
-    return error instanceof AirlockError
-      ? error
-      : new AirlockError('invalid_json', 'the body could not be read to its end');
+    return error instanceof AirlockError ? error : bodyCutShort();
   }
   if (body.length > 0 && type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
     holder.body = '';
