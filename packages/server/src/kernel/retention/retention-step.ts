@@ -1,4 +1,5 @@
 import type { AdvisoryLockHold } from '../../store/advisory-lock.js';
+import { readRetentionPolicyToReplace } from '../../store/retention.js';
 import {
   type CommittedExports,
   readCommittedExports,
@@ -8,6 +9,18 @@ import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import type { PruningPace } from './pruning-pace.js';
 import { ExportFolder, type ExportLines, exportDay, exportLocation } from './retention-export.js';
+
+/**
+ * The workspace's retention policy was changed (or removed) since the pass
+ * read it: the step deleted nothing, and the workspace's pruning stops in
+ * this pass; the next pass applies the new policy.
+ */
+export class RetentionPolicyChangedError extends Error {
+  constructor(readonly workspaceId: string) {
+    super(`the retention policy of workspace ${workspaceId} changed while it was pruned`);
+    this.name = 'RetentionPolicyChangedError';
+  }
+}
 
 /**
  * One workspace's pruning within a pass: every step exports what it is
@@ -23,6 +36,7 @@ export class PruningSteps {
     private readonly identity: { workspaceId: string; location: string },
     private committed: CommittedExports,
     private readonly pace: PruningPace | undefined,
+    private readonly policyUpdatedAt: number,
   ) {}
 
   /**
@@ -37,6 +51,8 @@ export class PruningSteps {
     workspaceId: string;
     /** Rests after each step (see PruningPace); absent: never rests. */
     pace?: PruningPace | undefined;
+    /** The `updated_at` of the policy the pass prunes by: a step under another deletes nothing. */
+    policyUpdatedAt: number;
   }): Promise<PruningSteps> {
     const { ctx, workspaceId } = options;
     const identity = { workspaceId, location: await exportLocation(options.exportDir) };
@@ -56,7 +72,15 @@ export class PruningSteps {
     if (!recorded) {
       await ctx.store.transaction((tx) => writeCommittedExports(tx, { ...identity, ...record }));
     }
-    return new PruningSteps(ctx, options.hold, folder, identity, record, options.pace);
+    return new PruningSteps(
+      ctx,
+      options.hold,
+      folder,
+      identity,
+      record,
+      options.pace,
+      options.policyUpdatedAt,
+    );
   }
 
   /**
@@ -66,6 +90,8 @@ export class PruningSteps {
    * written whole or the unit fails, the lines are cut again (while the lock
    * still holds), so the step can be redone at once.
    * @throws RetentionExportError when the export cannot be written whole (nothing is deleted);
+   *   RetentionPolicyChangedError when the workspace's policy changed since the pass read it
+   *   (nothing is deleted);
    *   Error when the lock was lost or the unit fails
    *   (unless the caller redoes the step, the pass stops; the next one cuts
    *   the export back if this one could not, and redoes it).
@@ -79,6 +105,7 @@ export class PruningSteps {
       const next = await this.folder.append(lines, { now, committed: this.committed });
       const heldMs = await this.ctx.store.transaction(async (tx) => {
         const started = performance.now();
+        await this.confirmPolicy(tx);
         await remove(tx);
         await writeCommittedExports(tx, { ...this.identity, ...next });
         return performance.now() - started;
@@ -102,6 +129,18 @@ export class PruningSteps {
   async rest(): Promise<void> {
     await this.pace?.rest();
     await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * Refuses the step when the policy is not the one the pass read. The
+   * workspace's row is locked as a change of the policy locks it, so once a
+   * change has answered no step deletes under the policy it replaced.
+   */
+  private async confirmPolicy(tx: Tx): Promise<void> {
+    const policy = await readRetentionPolicyToReplace(tx, this.identity.workspaceId);
+    if (policy === undefined || Number(policy.updated_at) !== this.policyUpdatedAt) {
+      throw new RetentionPolicyChangedError(this.identity.workspaceId);
+    }
   }
 
   /** Cuts the folder back to the last committed step, when this pass still holds the lock. */

@@ -14,7 +14,7 @@ import type { KernelContext } from '../context.js';
 import { AUDIT_TYPES, EventSweep } from './event-sweep.js';
 import { DEFAULT_PRUNING_PACE, PruningPace } from './pruning-pace.js';
 import { type PruningBudgets, pruneRuns } from './retention-runs.js';
-import { PruningSteps } from './retention-step.js';
+import { PruningSteps, RetentionPolicyChangedError } from './retention-step.js';
 import { DEFAULT_UNIT_BUDGET_MS, StepBudget } from './step-budget.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -178,10 +178,32 @@ export class RetentionPruner {
     await this.running?.catch(() => {});
   }
 
+  /**
+   * Prunes one workspace by its policy; stops (keeping what it reports so far) when the
+   * policy is changed meanwhile, for the next pass to apply the new one.
+   */
   private async pruneWorkspace(
     policy: RetentionPolicyRow,
     hold: AdvisoryLockHold,
   ): Promise<PruneReport> {
+    const report: PruneReport = { events: 0, runs: 0, audit: 0 };
+    try {
+      await this.prunePolicy(policy, hold, report);
+    } catch (error) {
+      if (!(error instanceof RetentionPolicyChangedError)) throw error;
+      this.ctx.logger.info(
+        { workspace: policy.workspace_id },
+        'retention: the policy changed during the pass; the next pass prunes by the new one',
+      );
+    }
+    return report;
+  }
+
+  private async prunePolicy(
+    policy: RetentionPolicyRow,
+    hold: AdvisoryLockHold,
+    report: PruneReport,
+  ): Promise<void> {
     const now = this.ctx.store.now();
     const ws = policy.workspace_id;
     const steps = await PruningSteps.open({
@@ -190,8 +212,8 @@ export class RetentionPruner {
       exportDir: this.options.exportDir,
       workspaceId: ws,
       pace: this.pace,
+      policyUpdatedAt: Number(policy.updated_at),
     });
-    const report: PruneReport = { events: 0, runs: 0, audit: 0 };
     if (policy.events_days !== null) {
       const cutoff = now - policy.events_days * DAY_MS;
       const swept = await this.sweeps.sweep(steps, ws, cutoff, {
@@ -224,6 +246,5 @@ export class RetentionPruner {
       });
       report.audit += swept.pruned;
     }
-    return report;
   }
 }
