@@ -3,7 +3,7 @@ import { pluginTags } from './plugin-verbs.js';
 import type { ActionTag } from './tags.js';
 
 /** Options of docker, podman and nerdctl (and of `compose`) before the verb that take a value. */
-const VALUED = new Set([
+export const CONTAINER_VALUED = new Set([
   ...['-c', '--context', '-H', '--host', '-l', '--log-level', '--config', '--tlscacert'],
   ...['--tlscert', '--tlskey', '--root', '--runroot', '--url', '--connection', '--identity'],
   ...['--storage-driver', '--cgroup-manager', '--events-backend', '--tmpdir', '--runtime'],
@@ -36,7 +36,7 @@ export function containerVerb(args: readonly string[]): {
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg.startsWith('-')) {
-      if (VALUED.has(arg)) index++;
+      if (CONTAINER_VALUED.has(arg)) index++;
       else if (!FLAGS.has(arg) && !/^--[^=]+=/.test(arg)) unknownOption = true;
       continue;
     }

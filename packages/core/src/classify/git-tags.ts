@@ -83,7 +83,7 @@ function configCommand(key: string, value: string, out: EmbeddedCommands): void 
 }
 
 /** git's global options that take the next word as their value (`--attr-source TREE`). */
-const GIT_VALUED = new Set([
+export const GIT_VALUED = new Set([
   ...['-C', '--git-dir', '--work-tree', '--namespace', '--attr-source', '--super-prefix'],
 ]);
 /** git's global options that take no value. */

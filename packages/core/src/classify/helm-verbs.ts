@@ -9,7 +9,7 @@ const HELM_COMMANDS = new Set([
 ]);
 
 /** helm's global options that take the next word as their value (`--kube-context NAME`). */
-const VALUED = new Set([
+export const HELM_VALUED = new Set([
   ...['-n', '--namespace', '--kube-context', '--kubeconfig', '--registry-config', '--qps'],
   ...['--repository-cache', '--repository-config', '--burst-limit', '--kube-apiserver'],
   ...['--kube-as-user', '--kube-as-group', '--kube-ca-file', '--kube-token'],
@@ -22,7 +22,7 @@ function operands(args: readonly string[]): string[] {
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (!arg.startsWith('-')) words.push(arg.toLowerCase());
-    else if (VALUED.has(arg)) index++;
+    else if (HELM_VALUED.has(arg)) index++;
   }
   return words;
 }

@@ -1,7 +1,7 @@
 import type { ActionTag } from './tags.js';
 
 /** kubectl's global options that take the next word as their value (`--context NAME`). */
-const VALUED = new Set([
+export const KUBECTL_VALUED = new Set([
   ...['-n', '--namespace', '--context', '--kubeconfig', '--cluster', '--user', '-s', '--server'],
   ...['--token', '--as', '--as-group', '--as-uid', '--request-timeout', '-v', '--cache-dir'],
 ]);
@@ -20,7 +20,7 @@ export function kubectlOperands(args: readonly string[]): string[] {
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (!arg.startsWith('-')) words.push(arg);
-    else if (VALUED.has(arg)) index++;
+    else if (KUBECTL_VALUED.has(arg)) index++;
   }
   return words;
 }

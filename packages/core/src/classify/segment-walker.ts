@@ -35,6 +35,7 @@ import {
   type Walk,
   type WalkBudget,
   type WalkTargets,
+  withTags,
 } from './walk.js';
 import { IFS, programLiteral, splitAtIfs, wordAfter } from './word-text.js';
 import { unwrap } from './wrappers.js';
@@ -68,7 +69,7 @@ function walkLine(line: string, walk: Walk): void {
   for (let index = from; index < walk.out.length; index++) {
     const segment = walk.out[index]!;
     const tags = segment.tags.filter((tag) => tag !== 'read');
-    walk.out[index] = { ...segment, tags: tags.length > 0 ? tags : ['unknown'] };
+    walk.out[index] = withTags(segment, tags.length > 0 ? tags : ['unknown']);
   }
 }
 

@@ -59,15 +59,40 @@ export interface Walk {
   readonly targets?: WalkTargets;
 }
 
+/**
+ * Each segment's words as read, kept beside it (a word may hold a space: `git -C "my dir"
+ * push`, whose command text alone cannot tell `my dir` from two words).
+ */
+const segmentWords = new WeakMap<ClassifiedSegment, readonly string[]>();
+
+/** The words of a segment the walker found; its command split at spaces for any other. */
+export function wordsOfSegment(segment: ClassifiedSegment): readonly string[] {
+  return segmentWords.get(segment) ?? segment.command.split(' ');
+}
+
+/** A segment with other tags, its words kept. */
+export function withTags(
+  segment: ClassifiedSegment,
+  tags: readonly ActionTag[],
+): ClassifiedSegment {
+  const changed = { ...segment, tags };
+  const words = segmentWords.get(segment);
+  if (words !== undefined) segmentWords.set(changed, words);
+  return changed;
+}
+
 /** Records one classified command. */
 export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
   if (walk.targets) for (const word of words.slice(1)) walk.targets.words.push(word.text);
-  walk.out.push({
-    command: words.map((word) => word.text).join(' '),
+  const texts = textsOf(words);
+  const segment: ClassifiedSegment = {
+    command: texts.join(' '),
     via: walk.via,
     tags: orderedTags(tags),
     ...(note === undefined ? {} : { note }),
-  });
+  };
+  segmentWords.set(segment, texts);
+  walk.out.push(segment);
 }
 
 /** The walk one level down, through `via`. */

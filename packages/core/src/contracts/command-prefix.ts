@@ -1,4 +1,5 @@
 import { MAX_CLASSIFIED_COMMAND_LENGTH, type SegmentsRead } from '../classify/action-tags.js';
+import { prefixReadings } from '../classify/prefix-readings.js';
 import { type ClassifiedSegment, classifyShellSegments } from '../classify/segment-walker.js';
 
 /**
@@ -12,7 +13,8 @@ import { type ClassifiedSegment, classifyShellSegments } from '../classify/segme
  * wrappers the classifier reads, with quotes removed and words one space
  * apart, as the classifier reads them (`ls; git push`, `cd x && git push`,
  * `sudo git push`, `"git" push`), the program named by its path too
- * (`/usr/bin/git push`). Otherwise a `must_not: command-prefix:git
+ * (`/usr/bin/git push`), and past the options before git's (or docker's,
+ * kubectl's, helm's) verb (`git -C dir push`; see prefix-readings.ts). Otherwise a `must_not: command-prefix:git
  * push` would refuse `git push` and run `ls; git push`. A command too long
  * for the classifier to read matches such a rule when it holds the text
  * anywhere; so does each command read past that bound counted over the
@@ -46,12 +48,15 @@ export class SimpleCommands {
     this.#segments.set(command, segments);
   };
 
-  /** Each simple command `command` runs, spaced; null when it is too long to read. */
+  /** Each simple command `command` runs, spaced, in each of its readings; null when it is too long to read. */
   of(command: string): readonly string[] | null {
     let read = this.#read.get(command);
     if (read === undefined) {
       const segments = this.#segments.get(command) ?? this.#classify(command);
-      read = segments === null ? null : segments.map((segment) => spaced(segment.command));
+      read =
+        segments === null
+          ? null
+          : segments.flatMap((segment) => prefixReadings(segment).map(spaced));
       this.#read.set(command, read);
     }
     return read;
@@ -70,22 +75,6 @@ export class SimpleCommands {
     const simple = this.of(command);
     const wanted = spaced(prefix);
     if (simple === null) return spaced(command).includes(wanted);
-    return simple.some(
-      (text) => text.startsWith(wanted) || byProgramName(text)?.startsWith(wanted) === true,
-    );
+    return simple.some((text) => text.startsWith(wanted));
   }
-}
-
-/**
- * A simple command whose program is named by a path (`/usr/bin/git push`, `./bin/git push`),
- * with that path cut to the program's own name (`git push`); null when the program is named
- * by its name already. The shell runs the same program either way, so a refusing rule's
- * `git push` binds both spellings.
- */
-function byProgramName(text: string): string | null {
-  const space = text.indexOf(' ');
-  const program = space < 0 ? text : text.slice(0, space);
-  const slash = program.lastIndexOf('/');
-  if (slash < 0 || slash === program.length - 1) return null;
-  return text.slice(slash + 1);
 }

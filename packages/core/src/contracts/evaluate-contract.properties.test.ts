@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyShellCommand } from '../classify/action-tags.js';
 import { readCorpus } from '../classify/corpus/read-corpus.js';
-import { classifyShellSegments } from '../classify/segment-walker.js';
+import { GIT_VALUED } from '../classify/git-tags.js';
+import { type ClassifiedSegment, classifyShellSegments } from '../classify/segment-walker.js';
 import { ACTION_TAGS } from '../classify/tags.js';
+import { wordsOfSegment } from '../classify/walk.js';
 import { CONTRACT_LISTS, type ContractList, LIST_PATHS } from './contract-rules.js';
 import { evaluateActionContract } from './evaluate-contract.js';
 import { type ActionContract, validateActionContract } from './validate-contract.js';
@@ -31,6 +33,16 @@ function declare(rules: Record<ContractList, string[]>): ActionContract {
   return result.value;
 }
 
+/** A git command's words from its verb on (`git -C x push` is `git push`), spaced; '' for any other. */
+function withoutGitOptions(segment: ClassifiedSegment): string {
+  const [first = '', ...args] = wordsOfSegment(segment);
+  if (first.replace(/^.*\//, '').toLowerCase() !== 'git') return '';
+  let index = 0;
+  while (args[index]?.startsWith('-'))
+    index += GIT_VALUED.has(args[index]!) || args[index] === '-c' ? 2 : 1;
+  return ['git', ...args.slice(index)].join(' ').toLowerCase().replace(/\s+/g, ' ');
+}
+
 /** 004's precedence read directly: the first list with a matching rule decides. */
 function referenceVerdict(
   rules: Record<ContractList, string[]>,
@@ -46,14 +58,20 @@ function referenceVerdict(
     return command.trim().toLowerCase().startsWith(value);
   };
   // A rule that refuses or asks also reads each simple command the line runs, its program
-  // named by a path (`/usr/bin/git push`, `/b?n/rm`) read by its own name too.
+  // named by a path (`/usr/bin/git push`, `/b?n/rm`) read by its own name too, and git's
+  // options before its verb left out (`git -C dir push`).
   const blocks = (text: string) =>
     matches(text) ||
     (text.startsWith('command-prefix:') &&
       classifyShellSegments(command).some((segment) => {
         const wanted = text.slice('command-prefix:'.length).toLowerCase();
         const simple = segment.command.toLowerCase().replace(/\s+/g, ' ');
-        return simple.startsWith(wanted) || simple.replace(/^\S*\//, '').startsWith(wanted);
+        const named = simple.replace(/^\S*\//, '');
+        return (
+          simple.startsWith(wanted) ||
+          named.startsWith(wanted) ||
+          withoutGitOptions(segment).startsWith(wanted)
+        );
       }));
   for (const list of CONTRACT_LISTS) {
     if (rules[list].some(list === 'allowed' ? matches : blocks))
