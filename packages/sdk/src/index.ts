@@ -61,7 +61,7 @@ export { type FeedOptions, FeedSubscription } from './feed.js';
 export type { RequestOptions } from './internal/deadline.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export type { WatchOptions } from './internal/watch-decisions.js';
-export { type DecisionStream, RunHandle, Runs } from './runs.js';
+export { type DecisionStream, RunHandle, type RunPage, Runs, type TaskPage } from './runs.js';
 export type {
   ApprovalProgress,
   AuditRecord,

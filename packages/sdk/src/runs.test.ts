@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isServerError, ValidationError } from './errors.js';
-import { RunHandle, type WorkspaceContext } from './runs.js';
+import { RunHandle, Runs, type WorkspaceContext } from './runs.js';
 import type { FeedEvent } from './views.js';
 
 const event = (seq: number) =>
@@ -70,5 +70,35 @@ describe("a run's events", () => {
       await expect(run.events({ limit })).rejects.toBeInstanceOf(ValidationError);
     }
     expect(asked).toEqual([]);
+  });
+});
+
+describe("a workspace's runs, page after page", () => {
+  const view = (id: string) => ({ id }) as unknown as import('./views.js').RunView;
+
+  it('stops with a ServerError when a page hands back the cursor it was read with', async () => {
+    const query = async (input: { cursor?: string }) => ({
+      runs: [view(input.cursor ?? 'first')],
+      next_cursor: 'same',
+    });
+    const context = {
+      operations: { runs: { list: { query } } },
+      workspaceId: 'ws_1',
+    } as unknown as WorkspaceContext;
+    const seen: string[] = [];
+    const failure = await (async () => {
+      for await (const run of new Runs(context).all()) seen.push(run.id);
+    })().catch((error) => error);
+    expect(seen).toEqual(['first', 'same']);
+    expect(isServerError(failure)).toBe(true);
+  });
+
+  it('ends at a page without next_cursor (a kernel older than paging)', async () => {
+    const query = async () => ({ runs: [view('a'), view('b')] });
+    const context = { operations: { runs: { list: { query } } } } as unknown as WorkspaceContext;
+    const seen: string[] = [];
+    for await (const run of new Runs(context).all()) seen.push(run.id);
+    expect(seen).toEqual(['a', 'b']);
+    expect((await new Runs(context).page()).next_cursor).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { Decision, DecisionContext } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
+import { readCursorPages } from './internal/cursor-pages.js';
 import { type RequestOptions, splitRequest } from './internal/deadline.js';
 import { readEventPages } from './internal/event-pages.js';
 import { type WatchOptions, watchDecisions } from './internal/watch-decisions.js';
@@ -10,6 +11,20 @@ import {
   type RunView,
   type TaskView,
 } from './views.js';
+
+/** A page of a workspace's runs (see {@link Runs.page}). */
+export interface RunPage {
+  runs: RunView[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null;
+}
+
+/** A page of a run's task rows (see {@link RunHandle.taskPage}). */
+export interface TaskPage {
+  tasks: TaskView[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null;
+}
 
 /** What a workspace's handles share: the operations client, the workspace, and how to open a feed. */
 export interface WorkspaceContext extends DecisionContext {
@@ -79,6 +94,23 @@ export class RunHandle {
    */
   async tasks(request: RequestOptions = {}): Promise<TaskView[]> {
     return (await this.context.operations.tasks.list.query(this.address, request)).tasks;
+  }
+
+  /**
+   * One page of the run's task rows in planting order: at most `limit` (1 to
+   * 1000; every row after the cursor when absent); pass `next_cursor` back as
+   * `cursor` for the next page (null on the last one).
+   * @throws ValidationError for a cursor of another list or run; NotFoundError, ForbiddenError.
+   */
+  async taskPage(
+    options: { limit?: number; cursor?: string } & RequestOptions = {},
+  ): Promise<TaskPage> {
+    const [query, request] = splitRequest(options);
+    const page = await this.context.operations.tasks.list.query(
+      { ...this.address, ...query },
+      request,
+    );
+    return { tasks: page.tasks, next_cursor: page.next_cursor ?? null };
   }
 
   /**
@@ -176,19 +208,49 @@ export class Runs {
   }
 
   /**
-   * Lists the workspace's runs, newest first.
+   * Lists the workspace's runs, newest first: one page, at most `limit` (100
+   * unless given, at most 1000). {@link page} hands the next page's cursor;
+   * {@link all} reads every run.
    * @throws ForbiddenError, UnauthorizedError.
    */
   async list(
     options: { state?: RunView['state']; limit?: number } & RequestOptions = {},
   ): Promise<RunView[]> {
+    return (await this.page(options)).runs;
+  }
+
+  /**
+   * One page of the workspace's runs, newest first (runs created in the same
+   * millisecond by id); pass `next_cursor` back as `cursor` for the next page
+   * (null on the last one).
+   * @throws ValidationError for a cursor the runs list did not make; ForbiddenError.
+   */
+  async page(
+    options: { state?: RunView['state']; limit?: number; cursor?: string } & RequestOptions = {},
+  ): Promise<RunPage> {
     const [query, request] = splitRequest(options);
-    return (
-      await this.context.operations.runs.list.query(
-        { workspace_id: this.context.workspaceId, ...query },
-        request,
-      )
-    ).runs;
+    const page = await this.context.operations.runs.list.query(
+      { workspace_id: this.context.workspaceId, ...query },
+      request,
+    );
+    return { runs: page.runs, next_cursor: page.next_cursor ?? null };
+  }
+
+  /**
+   * Every run of the workspace (of one state when given), newest first, read
+   * a page of `pageSize` (1000 unless given) at a time as the loop asks:
+   * `for await (const run of runs.all({ state: 'running' }))`.
+   * @throws ValidationError for a pageSize out of 1 to 1000; ForbiddenError;
+   *   ServerError when a page hands back the cursor it was read with.
+   */
+  all(
+    options: { state?: RunView['state']; pageSize?: number } & RequestOptions = {},
+  ): AsyncGenerator<RunView, void, undefined> {
+    const { pageSize = 1000, ...rest } = options;
+    return readCursorPages(async (cursor) => {
+      const page = await this.page({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+      return { rows: page.runs, next_cursor: page.next_cursor };
+    });
   }
 
   /** A handle on one run (no request is made until you use it). */

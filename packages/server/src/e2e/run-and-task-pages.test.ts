@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { type Answer, type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 interface Listed {
@@ -67,7 +67,7 @@ for (const backend of await backends()) {
         const sizes: number[] = [];
         let cursor: string | null = null;
         do {
-          const page = await d.member.get(
+          const page: Answer = await d.member.get(
             `${d.ws}/runs?${query}${cursor === null ? '' : `&cursor=${cursor}`}`,
           );
           expect(page.status).toBe(200);
@@ -125,7 +125,7 @@ for (const backend of await backends()) {
         const sizes: number[] = [];
         let cursor: string | null = null;
         do {
-          const page = await d.agent.get(
+          const page: Answer = await d.agent.get(
             `${d.ws}/runs/${parkedRun}/tasks?limit=5${cursor === null ? '' : `&cursor=${cursor}`}`,
           );
           expect(page.status).toBe(200);
