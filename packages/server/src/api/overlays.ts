@@ -10,10 +10,16 @@ import type { Kernel } from '../kernel/kernel.js';
 import { addsAllowRule, checkAllowWriter } from '../kernel/verbs/allow-writers.js';
 import { requireAdmin } from '../kernel/verbs/member-roles.js';
 import { recordPolicyChange } from '../kernel/verbs/policy-changes.js';
-import { listCredentials, type Principal, principalName } from '../store/accounts.js';
+import {
+  listCredentials,
+  lockWorkspaceRow,
+  type Principal,
+  principalName,
+} from '../store/accounts.js';
 import { findAgentApplication } from '../store/applications.js';
 import { conversationExists, lockConversation } from '../store/conversations.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
+import type { Tx } from '../store/store.js';
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
 
@@ -193,6 +199,18 @@ function liftsRefusingRule(before: OverlayDocument, after: OverlayDocument): boo
   return false;
 }
 
+/**
+ * Takes the workspace's row before a document is read, as an approve that remembers does
+ * (approvals.ts): the two take turns. Without it, on PostgreSQL a replace that wrote the
+ * document first then waited for the workspace's row to number its event, while the remember
+ * holding that row waited on the document: a deadlock, a stall of a second and a retry, or
+ * store_unavailable once retries ran out. Taken after a conversation's lock, in the order a
+ * new run of the conversation takes the two.
+ */
+async function lockOverlayWrites(tx: Tx, key: OverlayKey): Promise<void> {
+  await lockWorkspaceRow(tx, key.workspaceId);
+}
+
 /** GET .../overlays/{scope}/{owner_id} */
 export const getOverlay = implement(
   OPERATION_CONTRACTS['overlays.get'],
@@ -231,6 +249,7 @@ export const replaceOverlayOperation = implement(
       ) {
         throw new AirlockError('conversation_not_found', `no conversation ${key.ownerId}`);
       }
+      await lockOverlayWrites(tx, key);
       // An approver's new allow (or a deny or ask it lifts) must not grant what the approval
       // policy asks named members or several for.
       const before = (await readOverlay(tx, key)).groups;
@@ -277,6 +296,7 @@ export const trustOverlayOperation = implement(
       owner_id: input.owner_id,
     });
     return kernel.context.store.transaction(async (tx) => {
+      await lockOverlayWrites(tx, key);
       const before = await readOverlay(tx, key);
       const trusted = await trustOverlay(tx, key, {
         digest: input.digest,
