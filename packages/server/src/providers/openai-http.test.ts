@@ -14,6 +14,8 @@ interface Reply {
   body: string;
   /** Sends only this many characters of the body, then closes the connection. */
   cutAfter?: number;
+  /** Closes the connection before any answer. */
+  drop?: boolean;
 }
 
 const answer = (content: string): Reply => ({
@@ -29,6 +31,10 @@ async function startStub(reply: (n: number, authorization: string) => Reply) {
     req.on('end', () => {
       requests += 1;
       const out = reply(requests, req.headers.authorization ?? '');
+      if (out.drop) {
+        res.socket?.destroy();
+        return;
+      }
       res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
       if (out.cutAfter === undefined) {
         res.end(out.body);
@@ -141,6 +147,24 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
         detail: expect.stringMatching(/^the connection closed before the whole answer arrived/),
       },
     });
+    expect(stub.requests()).toBe(COMPLETION_ATTEMPTS);
+  });
+
+  it('asks again when the connection drops partway through the answer, and the run completes', async () => {
+    const whole = answer('hi');
+    const run = await runToEnd((n) =>
+      n === 1
+        ? { ...whole, headers: { 'content-length': String(whole.body.length) }, cutAfter: 10 }
+        : whole,
+    );
+    expect(run).toMatchObject({ state: 'completed', final_answer: 'hi' });
+    expect(stub.requests()).toBe(2);
+  });
+
+  it('asks again when the endpoint drops the connection before answering, and the run completes', async () => {
+    const run = await runToEnd((n) => (n === 1 ? { ...answer(''), drop: true } : answer('hi')));
+    expect(run).toMatchObject({ state: 'completed', final_answer: 'hi' });
+    expect(stub.requests()).toBe(2);
   });
 
   it('fails with provider_response_too_large instead of reading a huge completion', async () => {

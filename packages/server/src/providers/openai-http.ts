@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withoutSecrets } from './provider-secrets.js';
 import { ProviderError } from './types.js';
 
-/** Most requests one round makes: the first and two retries of a rate limit or a server error. */
+/** Most requests one round makes: the first and two retries of a rate limit, a server error or a dropped connection. */
 export const COMPLETION_ATTEMPTS = 3;
 /** The longest wait before a retry; a server asking for more ends the round at once. */
 export const RETRY_WAIT_MAX_MS = 30_000;
@@ -106,11 +106,45 @@ function redirected(response: Response, secrets: readonly string[]): ProviderErr
   );
 }
 
+/** The causes of a failed fetch that mean a connection was made and then dropped. */
+const DROPPED_CAUSES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * Whether a fetch failed because the endpoint (or a proxy before it) dropped
+ * the connection, which asking again may get past, rather than because it
+ * cannot be reached at all (refused, no such host: asking again would only
+ * delay the failure) or the request was aborted.
+ */
+function droppedConnection(error: unknown, signal: AbortSignal): boolean {
+  if (signal.aborted) return false;
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code !== undefined && DROPPED_CAUSES.has(code);
+}
+
+/**
+ * Waits the backoff before asking again after a dropped connection (1 s, then 2 s), within
+ * `signal`; throws `failed` (or the timeout, when the round's time ran out) when it ends first.
+ */
+async function waitToAskAgain(
+  attempt: number,
+  signal: AbortSignal,
+  failed: ProviderError,
+): Promise<void> {
+  try {
+    await sleep(1000 * 2 ** (attempt - 1), undefined, { signal });
+  } catch {
+    // The round's time running out says so (provider_timeout); a stop or a run's end keeps `failed`.
+    const timedOut = (signal.reason as Error | undefined)?.name === 'TimeoutError';
+    throw timedOut ? unreachable(failed, signal, []) : failed;
+  }
+}
+
 /**
  * POSTs one chat-completions request and returns the body of its successful
- * answer. A rate limit or a server error is asked again (at most
- * `COMPLETION_ATTEMPTS` requests), after the `Retry-After` the server names or
- * a short backoff, all within `signal`; a wait longer than `RETRY_WAIT_MAX_MS`
+ * answer. A rate limit, a server error or a connection dropped before the
+ * whole answer arrived is asked again (at most `COMPLETION_ATTEMPTS`
+ * requests), after the `Retry-After` the server names or a short backoff, all
+ * within `signal`; a wait longer than `RETRY_WAIT_MAX_MS`
  * is not waited for, and a redirect is not followed. The error text a failure carries (stored in the run's
  * error, written to the log) holds none of `secrets` (the API key) and no
  * `Bearer` credential, even when the endpoint echoes the request.
@@ -131,18 +165,24 @@ export async function postCompletion(
     try {
       response = await fetch(url, { method: 'POST', redirect: 'manual', ...request });
     } catch (error) {
-      throw unreachable(error, init.signal, secrets);
+      const failed = unreachable(error, init.signal, secrets);
+      if (!droppedConnection(error, init.signal) || attempt >= COMPLETION_ATTEMPTS) throw failed;
+      await waitToAskAgain(attempt, init.signal, failed);
+      continue;
     }
     try {
       text = await readCapped(response);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      throw unreachable(
+      const failed = unreachable(
         error,
         init.signal,
         secrets,
         'the connection closed before the whole answer arrived',
       );
+      if (init.signal.aborted || attempt >= COMPLETION_ATTEMPTS) throw failed;
+      await waitToAskAgain(attempt, init.signal, failed);
+      continue;
     }
     if (response.ok) return text;
     if (response.status >= 300 && response.status < 400) throw redirected(response, secrets);
