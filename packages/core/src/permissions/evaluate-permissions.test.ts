@@ -257,8 +257,8 @@ describe('a target that is the directory a pattern guards', () => {
     for (const path of ['.', 'config', 'config/', 'config/secrets', '/repo', '/', '/repo/..']) {
       expect(removing('t_delete', path), path).toBe('deny');
       expect(removing('t_destructive', path), path).toBe('deny');
-      // Reading or writing the directory touches nothing under it.
-      expect(removing('t_read', path), path).toBe('allow');
+      // Reading it may read what is under it (a search, a listing): a person decides.
+      expect(removing('t_read', path), path).toBe('ask');
     }
     // A sibling, or a directory inside the guarded one, holds only part of it or none.
     expect(removing('t_delete', 'conf')).toBe('allow');

@@ -7,7 +7,11 @@ import type {
   ToolManifest,
 } from '../schemas/permissions.js';
 import { BASELINE_VERSION, baselineFinding } from './baseline.js';
-import { type PermissionCallFacts, permissionRuleMatches } from './match-rule.js';
+import {
+  type PermissionCallFacts,
+  permissionRuleMatches,
+  readsAboveGuardedPaths,
+} from './match-rule.js';
 import { type FallbackReason, selectRuleSet } from './select-rule-set.js';
 import { type CanonicalTarget, callTargets } from './targets.js';
 
@@ -90,17 +94,26 @@ function firstMatch(
   keep: (rule: PermissionRule) => boolean = () => true,
 ): Candidate | null {
   for (const [index, rule] of rules.entries()) {
-    if (!keep(rule) || !permissionRuleMatches(rule, call)) continue;
+    if (!keep(rule)) continue;
+    const matches = permissionRuleMatches(rule, call);
+    if (!matches && !readsAboveGuardedPaths(rule, call)) continue;
     return {
-      verdict: rule.verdict,
+      verdict: matches ? rule.verdict : 'ask',
       scope: where.scope,
       index,
       ...(where.group === undefined ? {} : { group: where.group }),
       rule,
-      detail: rule.reason ?? null,
+      detail: matches ? (rule.reason ?? null) : readAboveDetail(rule),
     };
   }
   return null;
+}
+
+/** Why a read of a directory holding guarded paths asks (see readsAboveGuardedPaths). */
+function readAboveDetail(rule: PermissionRule): string {
+  const guarded = (rule.targets ?? []).join(', ');
+  const reason = rule.reason ? ` (${rule.reason})` : '';
+  return `the call reads a directory holding paths a ${rule.verdict} rule guards (${guarded})${reason}: a person decides whether the read may reach them`;
 }
 
 function firstInDocument(

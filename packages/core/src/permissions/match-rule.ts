@@ -6,6 +6,7 @@ import { rootedPatternProblem } from './rooted-pattern.js';
 import {
   bindingPatternNames,
   bindingUrlTexts,
+  holdsGuardedPaths,
   rooted,
   type TargetCoverage,
 } from './target-coverage.js';
@@ -169,4 +170,26 @@ export function permissionRuleMatches(rule: PermissionRule, call: PermissionCall
     removesTree: call.entry?.risk_traits.some((trait) => TREE_REMOVING_TRAITS.has(trait)) === true,
   };
   return call.targets.some((target) => ruleCoversTarget(rule, target, coverage));
+}
+
+/**
+ * Whether a deny's or an ask's target patterns guard paths inside a directory a read tool
+ * is given (`.` or `config` under `config/secrets/**`): a search or a listing of it may read
+ * them, so such a call is asked, not granted (the pattern itself does not name it). A tool
+ * that removes the tree is refused by {@link permissionRuleMatches} instead.
+ */
+export function readsAboveGuardedPaths(rule: PermissionRule, call: PermissionCallFacts): boolean {
+  const sources = rule.targets;
+  if (rule.verdict === 'allow' || sources === undefined) return false;
+  const traits = call.entry?.risk_traits ?? [];
+  if (!traits.includes('read') || traits.some((trait) => TREE_REMOVING_TRAITS.has(trait))) {
+    return false;
+  }
+  if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
+  return call.targets.some((target) => {
+    if (target.kind !== 'path') return false;
+    if (target.holdsProject === true) return true;
+    const path = target.rooted ? target.text : target.rootedWhenFolded;
+    return path !== undefined && sources.some((source) => holdsGuardedPaths(source, path));
+  });
 }

@@ -59,6 +59,16 @@ function namesAsWritten(source: string, path: string, coverage: TargetCoverage):
 }
 
 /**
+ * Whether a directory (canonical, rooted) holds every path a deny's or an ask's rooted pattern
+ * matches (`.` or `config` for `config/secrets/**`), case and Unicode normalisation set aside:
+ * a read tool given it (a search, a listing) may read them all.
+ */
+export function holdsGuardedPaths(source: string, path: string): boolean {
+  if (holds(path, literalDirectory(source))) return true;
+  return holds(foldedPathText(path), literalDirectory(foldedPathText(source)));
+}
+
+/**
  * Whether a deny's or an ask's rooted pattern names a call's path (canonical, rooted): the
  * path it matches; the directory itself when the pattern names everything in it
  * (`secrets/**` or `secrets/*` names `secrets`), since a call on the directory (deleting,
