@@ -72,6 +72,7 @@ export const ERROR_MODES = {
   unsupported_media_type: 'refused',
   method_not_allowed: 'refused',
   request_timeout: 'refused',
+  headers_too_large: 'refused',
   rate_limited: 'refused',
   internal: 'server',
   unavailable: 'server',
@@ -300,6 +301,7 @@ const BY_STATUS: Record<number, string> = {
   422: 'invalid_configuration',
   // What a proxy in front of the kernel answers in its own words: a limit, a kernel gone away.
   429: 'rate_limited',
+  431: 'headers_too_large',
   503: 'unavailable',
 };
 

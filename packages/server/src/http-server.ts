@@ -30,6 +30,7 @@ import { AirlockError } from './errors.js';
 import { CredentialWatch } from './feed/credential-watch.js';
 import type { FeedHub } from './feed/hub.js';
 import { createSocketHandler } from './feed/ws.js';
+import { answerClientError } from './http-client-errors.js';
 import { clientGoneSignal, OpenConnections } from './http-connections.js';
 import type { Kernel } from './kernel/kernel.js';
 import { redactUrl } from './logging/redact.js';
@@ -347,22 +348,9 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       sockets.upgrade(req, socket, head);
     else serveDespiteUpgrade(req, socket, onRequest);
   });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return;
-    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-    const body = JSON.stringify(
-      new AirlockError(
-        timedOut ? 'request_timeout' : 'invalid_input',
-        timedOut
-          ? `the request did not arrive within ${timeouts.requestMs} ms`
-          : 'the request is not valid HTTP',
-      ).toBody(),
-    );
-    socket.end(
-      `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nconnection: close\r\n` +
-        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
+    answerClientError(error, socket, timeouts.requestMs),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -60,6 +60,8 @@ export const ERROR_STATUS = {
   // Hardening (issue 11): refused input, stale decisions, rate limits.
   input_too_deep: 400,
   request_timeout: 408,
+  // Request headers past what Node's HTTP parser reads (16 KiB unless --max-http-header-size).
+  headers_too_large: 431,
   version_mismatch: 409,
   rate_limited: 429,
   internal: 500,
@@ -90,6 +92,7 @@ export const COMMON_ERROR_CODES = [
   'unauthenticated',
   'forbidden',
   'request_timeout',
+  'headers_too_large',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -1,0 +1,67 @@
+import { maxHeaderSize } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from './testing/harness.js';
+import { openRaw } from './testing/raw-connection.js';
+import { backends } from './testing/stores.js';
+
+const [sqlite] = await backends();
+
+/** Sends `head` on a fresh connection and reads what came back before the kernel closed it. */
+async function exchange(
+  url: string,
+  head: string,
+): Promise<{ status: number; head: string; body: string }> {
+  const raw = await openRaw(url);
+  raw.socket.write(head);
+  await raw.closed;
+  const text = raw.received();
+  const split = text.indexOf('\r\n\r\n');
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]),
+    head: text.slice(0, split),
+    body: text.slice(split + 4),
+  };
+}
+
+// What the HTTP parser refuses never reaches a route: the kernel still answers in the API's shape.
+describe('a request the HTTP parser refuses', () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy(sqlite!);
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+
+  it("answers headers past Node's limit 431 headers_too_large, as JSON, naming the limit", async () => {
+    const answer = await exchange(
+      d.url,
+      `GET ${d.ws}/runs HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${d.tokens.member}\r\n` +
+        `x-padding: ${'a'.repeat(maxHeaderSize + 1)}\r\n\r\n`,
+    );
+    expect(answer.status).toBe(431);
+    expect(answer.head).toMatch(/^content-type: application\/json/im);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: {
+        code: 'headers_too_large',
+        detail: `the request's headers are past the ${maxHeaderSize} bytes the kernel reads; send fewer or shorter headers`,
+      },
+    });
+  });
+
+  it('answers the same to a client library (fetch)', async () => {
+    const response = await fetch(`${d.url}${d.ws}/runs`, {
+      headers: { authorization: `Bearer ${d.tokens.member}`, cookie: 'a'.repeat(maxHeaderSize) },
+    });
+    expect(response.status).toBe(431);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      'headers_too_large',
+    );
+  });
+
+  it('answers a request that is no HTTP 400 invalid_input, as before', async () => {
+    const answer = await exchange(d.url, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).error.code).toBe('invalid_input');
+  });
+});
