@@ -65,3 +65,29 @@ describe('a request the HTTP parser refuses', () => {
     expect(JSON.parse(answer.body).error.code).toBe('invalid_input');
   });
 });
+
+describe('a request whose headers do not arrive in time', () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    // Headers get 300 ms, the whole request a minute: only the headers' deadline can pass.
+    d = await deploy(sqlite!, {
+      timeouts: { headersMs: 300, requestMs: 60_000, checkIntervalMs: 50 },
+    });
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+
+  it("is answered 408 naming the deadline it missed, not only the whole request's", async () => {
+    // The head never ends (no blank line): the kernel answers once the headers' deadline passed.
+    const answer = await exchange(d.url, `GET ${d.ws}/runs HTTP/1.1\r\nhost: x\r\n`);
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: {
+        code: 'request_timeout',
+        detail:
+          'the request did not arrive in time: its headers within 300 ms, all of it within 60000 ms',
+      },
+    });
+  });
+});

@@ -9,15 +9,25 @@ const STATUS_LINES: Record<number, string> = {
   431: '431 Request Header Fields Too Large',
 };
 
+/** The server's deadlines for a request, in milliseconds (its `headersTimeout` and `requestTimeout`). */
+export interface Deadlines {
+  headersMs: number;
+  requestMs: number;
+}
+
 /**
  * What a request the HTTP parser refused before any route saw it is answered:
  * one too slow to arrive (`request_timeout`), headers past Node's limit
  * (`headers_too_large`, which Node would answer with a bare 431 or not at
  * all), anything else that is not HTTP (`invalid_input`).
  */
-export function clientErrorOf(error: NodeJS.ErrnoException, requestMs: number): AirlockError {
+export function clientErrorOf(error: NodeJS.ErrnoException, deadlines: Deadlines): AirlockError {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return new AirlockError('request_timeout', `the request did not arrive within ${requestMs} ms`);
+    // Node gives both deadlines this one code: the answer names both.
+    return new AirlockError(
+      'request_timeout',
+      `the request did not arrive in time: its headers within ${deadlines.headersMs} ms, all of it within ${deadlines.requestMs} ms`,
+    );
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return new AirlockError(
@@ -36,10 +46,10 @@ export function clientErrorOf(error: NodeJS.ErrnoException, requestMs: number): 
 export function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Duplex,
-  requestMs: number,
+  deadlines: Deadlines,
 ): void {
   if (!socket.writable) return;
-  const refusal = clientErrorOf(error, requestMs);
+  const refusal = clientErrorOf(error, deadlines);
   const body = JSON.stringify(refusal.toBody());
   socket.end(
     `HTTP/1.1 ${STATUS_LINES[refusal.status] ?? '400 Bad Request'}\r\nconnection: close\r\n` +

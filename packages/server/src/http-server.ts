@@ -349,7 +349,10 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     else serveDespiteUpgrade(req, socket, onRequest);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
-    answerClientError(error, socket, timeouts.requestMs),
+    answerClientError(error, socket, {
+      headersMs: serverOptions.headersTimeout,
+      requestMs: serverOptions.requestTimeout,
+    }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
