@@ -77,19 +77,21 @@ export const replaceApprovalPolicy = implement(
     }
     const policy = validated.value as Record<string, unknown>;
     const store = kernel.context.store;
-    const unknown =
-      policyCredentialIds(validated.value).length === 0
-        ? []
-        : unknownMembers(policy, await memberCredentialStates(store, principal.workspace_id));
-    if (unknown.length > 0) {
-      throw new AirlockError(
-        'invalid_configuration',
-        `the approval policy names ${unknown.length} credential(s) that are no live member of this workspace; nothing was changed`,
-        unknown,
-      );
-    }
     return store.transaction(async (tx) => {
       const before = await readApprovalPolicyToReplace(tx, principal.workspace_id);
+      // Read under the workspace's lock, which a member's revocation takes too: a revocation
+      // either committed first and is read here, or reads this policy to name what it strands.
+      const unknown =
+        policyCredentialIds(validated.value).length === 0
+          ? []
+          : unknownMembers(policy, await memberCredentialStates(tx, principal.workspace_id));
+      if (unknown.length > 0) {
+        throw new AirlockError(
+          'invalid_configuration',
+          `the approval policy names ${unknown.length} credential(s) that are no live member of this workspace; nothing was changed`,
+          unknown,
+        );
+      }
       if (input.expected_version !== undefined && input.expected_version !== before.version) {
         throw new AirlockError(
           'stale_digest',
