@@ -105,8 +105,8 @@ export class PruningSteps {
       const next = await this.folder.append(lines, { now, committed: this.committed });
       const heldMs = await this.ctx.store.transaction(async (tx) => {
         const started = performance.now();
-        await this.confirmPolicy(tx);
         await remove(tx);
+        await this.confirmPolicy(tx);
         await writeCommittedExports(tx, { ...this.identity, ...next });
         return performance.now() - started;
       });
@@ -132,9 +132,11 @@ export class PruningSteps {
   }
 
   /**
-   * Refuses the step when the policy is not the one the pass read. The
-   * workspace's row is locked as a change of the policy locks it, so once a
-   * change has answered no step deletes under the policy it replaced.
+   * Refuses the step (its unit rolls back) when the policy is not the one the
+   * pass read. The workspace's row is locked as a change of the policy locks
+   * it, so once a change has answered no step deletes under the policy it
+   * replaced; and last, as a commit locks it to number its events, so a step
+   * never holds it while it waits for a row such a commit holds.
    */
   private async confirmPolicy(tx: Tx): Promise<void> {
     const policy = await readRetentionPolicyToReplace(tx, this.identity.workspaceId);
