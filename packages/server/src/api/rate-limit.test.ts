@@ -29,6 +29,18 @@ describe('the per-credential rate limiter', () => {
     expect(() => limiter.take(member)).toThrow(RateLimitedError);
   });
 
+  it('refills nothing, and takes nothing away, when its clock steps back', () => {
+    // A wall clock set back an hour (NTP, a VM resumed) must not owe the credential an hour.
+    let now = 3_600_000;
+    const limiter = new RateLimiter({ perSecond: 100, burst: 5 }, () => now);
+    limiter.take(member);
+    now = 0;
+    for (let i = 0; i < 4; i++) limiter.take(member);
+    expect(() => limiter.take(member)).toThrow(RateLimitedError);
+    now = 10;
+    expect(() => limiter.take(member)).not.toThrow();
+  });
+
   it('never limits an executor credential', () => {
     const limiter = new RateLimiter({ perSecond: 1, burst: 1 }, () => 0);
     const executor: Principal = { ...member, credential_id: 'cred_e', kind: 'executor' };

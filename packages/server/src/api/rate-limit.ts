@@ -37,7 +37,8 @@ export class RateLimiter {
 
   constructor(
     private readonly options: RateLimitOptions,
-    private readonly now: () => number = Date.now,
+    // A monotonic clock: a wall clock set back would hold a credential's requests for as long.
+    private readonly now: () => number = () => performance.now(),
   ) {
     if (!(options.perSecond > 0) || !(options.burst >= 1)) {
       throw new Error('a rate limit needs perSecond > 0 and burst >= 1');
@@ -53,7 +54,9 @@ export class RateLimiter {
     const now = this.now();
     const { perSecond, burst } = this.options;
     const bucket = this.buckets.get(principal.credential_id) ?? { tokens: burst, at: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    // Time that runs backwards (an injected clock) refills nothing and takes nothing away.
+    const elapsed = Math.max(0, now - bucket.at);
+    bucket.tokens = Math.min(burst, bucket.tokens + (elapsed / 1000) * perSecond);
     bucket.at = now;
     if (bucket.tokens < 1) {
       this.buckets.set(principal.credential_id, bucket);
