@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addMember, type Deployment, deploy, type MemberOf, waitFor } from '../testing/harness.js';
+import {
+  addMember,
+  type Client,
+  type Deployment,
+  deploy,
+  type MemberOf,
+  waitFor,
+} from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
@@ -17,8 +24,8 @@ describe('revoking an approver a quorum counts on', () => {
   });
 
   const task = (runId: string) => `${d.ws}/runs/${runId}/tasks/t1`;
-  async function parkedRun(): Promise<string> {
-    const created = await d.agent.post(`${d.ws}/runs`, {
+  async function parkedRun(by: Client = d.agent): Promise<string> {
+    const created = await by.post(`${d.ws}/runs`, {
       approval_mode: 'ask',
       input: 'clean up',
       provider: {
@@ -118,5 +125,21 @@ describe('revoking an approver a quorum counts on', () => {
       { rule_index: 0, required: 3, approvers_left: 2 },
     ]);
     expect((await d.member.get(task(runId))).body.approvals.reachable).toBe(false);
+  }, 120_000);
+
+  it('shows a quorum no_self_approval leaves short of members as unreachable', async () => {
+    d = await deploy(sqlite!);
+    const [ana, bo] = [await addMember(d, 'Ana'), await addMember(d, 'Bo')];
+    await setPolicy({
+      no_self_approval: true,
+      rules: [{ actions: ['destructive'], approvers: [ana.id, bo.id], required: 2 }],
+    });
+    const own = await parkedRun(ana.client);
+    expect((await d.member.get(task(own))).body.approvals).toMatchObject({
+      required: 2,
+      reachable: false,
+    });
+    const other = await parkedRun();
+    expect((await d.member.get(task(other))).body.approvals.reachable).toBe(true);
   }, 120_000);
 });
