@@ -67,14 +67,36 @@ describe('airlock decisions list and runs list page, and say when more exist', {
     expect(empty.stdout).toContain('no more decisions after this cursor (3 wait in all');
   });
 
-  it('shows a page of runs and says more exist', async () => {
+  it('shows a page of runs, says more exist and how to read the next', async () => {
     const page = await runOperatorCli(d, ['runs', 'list', '--limit', '2']);
     expect(page.code).toBe(0);
-    expect(page.stdout.match(/^run_/gm)).toHaveLength(2);
-    expect(page.stdout).toContain('more runs exist');
-    const all = await runOperatorCli(d, ['runs', 'list', '--limit', '3']);
-    expect(all.stdout.match(/^run_/gm)).toHaveLength(3);
-    expect(all.stdout).not.toContain('more runs exist');
+    const shown = page.stdout.match(/^run_\S+/gm);
+    expect(shown).toHaveLength(2);
+    const hint = /more runs exist, next page: airlock runs list --limit 2 --cursor (\S+)/.exec(
+      page.stdout,
+    );
+    expect(hint).not.toBeNull();
+    const next = await runOperatorCli(d, ['runs', 'list', '--limit', '2', '--cursor', hint![1]!]);
+    const rest = next.stdout.match(/^run_\S+/gm);
+    expect(rest).toHaveLength(1);
+    expect(next.stdout).not.toContain('more runs exist');
+    expect([...shown!, ...rest!].sort()).toEqual([...runIds].sort());
+    const all = await runOperatorCli(d, ['runs', 'list', '--limit', '1', '--all', '--json']);
+    const body = JSON.parse(all.stdout);
+    expect(body.runs.map((run: { id: string }) => run.id)).toEqual([...shown!, ...rest!]);
+    expect(body.next_cursor).toBeNull();
+    const whole = await runOperatorCli(d, ['runs', 'list', '--limit', '3']);
+    expect(whole.stdout.match(/^run_/gm)).toHaveLength(3);
+    expect(whole.stdout).not.toContain('more runs exist');
+  });
+
+  it('refuses --cursor with --all, and a cursor it did not make', async () => {
+    const both = await runOperatorCli(d, ['runs', 'list', '--cursor', 'abc', '--all']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--cursor or --all');
+    const made = await runOperatorCli(d, ['runs', 'list', '--cursor', 'bm90LWEtY3Vyc29y']);
+    expect(made.code).not.toBe(0);
+    expect(made.stderr).toContain('invalid_input');
   });
 
   it.each([['0'], ['1001'], ['ten'], ['']])(

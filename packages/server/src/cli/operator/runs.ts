@@ -8,18 +8,18 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice } from './filter-values.js';
-import { MAX_PAGE, parseLimit } from './paging.js';
+import { parseLimit } from './paging.js';
 
 /** `airlock runs --help` */
 export const RUNS_HELP = `Usage:
-  airlock runs list [--state running|completed|canceled|failed] [--limit <n>]
+  airlock runs list [--state running|completed|canceled|failed] [--limit <n>] [--cursor <c> | --all]
   airlock runs show <run-id>
   airlock runs stop <run-id>
 
 Lists, shows and stops the workspace's runs. list shows the newest 100
-unless --limit says (1 to 1000), and says when more runs exist (narrow
-them with --state). Needs a member credential
-(an agent credential may list and show).
+unless --limit says (1 to 1000); when more runs exist it prints the command
+that reads the next page (--cursor); --all reads every page. Needs a member
+credential (an agent credential may list and show).
 
 ${CONNECTION_HELP}`;
 
@@ -33,7 +33,14 @@ function runLine(run: RunView): string {
 /** Runs `airlock runs ...`; returns the exit code. */
 export async function runs(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, 'runs', {
-    list: { flags: { state: { type: 'string' }, limit: { type: 'string' } } },
+    list: {
+      flags: {
+        state: { type: 'string' },
+        limit: { type: 'string' },
+        cursor: { type: 'string' },
+        all: { type: 'boolean' },
+      },
+    },
     show: { operands: ['<run-id>'] },
     stop: { operands: ['<run-id>'] },
   });
@@ -55,20 +62,40 @@ export async function runs(argv: string[]): Promise<number> {
         // The states come with the contracts' schemas: loaded only when a filter names one.
         choices: values.state === undefined ? [] : (await import('@airlock/core')).RUN_STATES,
       });
-      const limit = parseLimit(values.limit, 'airlock runs list') ?? 100;
-      // One row past the page tells whether more exist (the API has no cursor for runs).
-      const body = await connection.call('runs.list', {
-        workspace_id: connection.workspace,
-        limit: Math.min(limit + 1, MAX_PAGE),
-        ...(state ? { state } : {}),
-      });
-      const more = body.runs.length > limit || body.runs.length === MAX_PAGE;
-      const shown = { runs: body.runs.slice(0, limit) };
-      print(connection, shown, () => [
-        ...(shown.runs.length === 0 ? ['no runs'] : shown.runs.map(runLine)),
-        ...(more
+      const limit = parseLimit(values.limit, 'airlock runs list');
+      const cursor = typeof values.cursor === 'string' ? values.cursor : undefined;
+      if (cursor !== undefined && values.all === true) {
+        throw new UsageError('airlock runs list: give --cursor or --all, not both');
+      }
+      const page = (after: string | undefined) =>
+        connection.call('runs.list', {
+          workspace_id: connection.workspace,
+          ...(limit ? { limit } : {}),
+          ...(state ? { state } : {}),
+          ...(after ? { cursor: after } : {}),
+        });
+      const body = await page(cursor);
+      if (values.all === true) {
+        // Every page after the first, as one list.
+        for (let next = body.next_cursor; next; ) {
+          const following = await page(next);
+          body.runs.push(...following.runs);
+          next = following.next_cursor;
+        }
+        body.next_cursor = null;
+      }
+      const again = [
+        'airlock runs list',
+        ...(state ? [`--state ${state}`] : []),
+        ...(limit ? [`--limit ${limit}`] : []),
+      ].join(' ');
+      print(connection, body, () => [
+        ...(body.runs.length === 0
+          ? [cursor === undefined ? 'no runs' : 'no more runs after this cursor']
+          : body.runs.map(runLine)),
+        ...(body.next_cursor
           ? [
-              `showing the newest ${shown.runs.length}; more runs exist (--limit up to ${MAX_PAGE}, --state to narrow)`,
+              `showing ${body.runs.length}; more runs exist, next page: ${again} --cursor ${body.next_cursor} (or --all)`,
             ]
           : []),
       ]);
