@@ -50,12 +50,25 @@ const LOGIN_REFUSED = new Set(['3D000', '28000', '28P01', '42501']);
  * says only the first part.
  */
 export function connectionRefusalDetail(error: unknown, setting: string): string | null {
+  return refusalSentence(error, setting, '', LOGIN_REFUSED);
+}
+
+/**
+ * The sentence for a TLS connection that could not be opened, or a session refused with one of
+ * `refused`'s SQLSTATEs, naming the setting to fix (and the server, `where`); null otherwise.
+ */
+function refusalSentence(
+  error: unknown,
+  setting: string,
+  where: string,
+  refused: ReadonlySet<string>,
+): string | null {
   if (isTlsFailure(error)) {
-    return `cannot open a TLS connection to the PostgreSQL store (${error.message}); check sslmode and the certificate files in ${setting}`;
+    return `cannot open a TLS connection to the PostgreSQL store${where} (${error.message}); check sslmode and the certificate files in ${setting}`;
   }
   const code = (error as { code?: unknown } | null)?.code;
-  if (error instanceof Error && typeof code === 'string' && LOGIN_REFUSED.has(code)) {
-    return `the PostgreSQL server refused the session (${error.message}: ${code}); check the user, password and database in ${setting}, and that the role may connect`;
+  if (error instanceof Error && typeof code === 'string' && refused.has(code)) {
+    return `the PostgreSQL server${where} refused the session (${error.message}: ${code}); check the user, password and database in ${setting}, and that the role may connect`;
   }
   return null;
 }
@@ -76,15 +89,11 @@ export function storeUnreachableLine(
   if (!databaseUrl || !(error instanceof Error)) return null;
   const code = (error as NodeJS.ErrnoException).code;
   const url = printedDatabaseUrl(databaseUrl);
-  let line: string;
-  if (typeof code === 'string' && UNREACHABLE.has(code)) {
-    line = `cannot reach the PostgreSQL store at ${url} (${error.message}); check --database-url or DATABASE_URL, and that PostgreSQL runs there and accepts connections`;
-  } else if (typeof code === 'string' && SESSION_REFUSED.has(code)) {
-    line = `the PostgreSQL server at ${url} refused the session (${error.message}: ${code}); check the user, password and database in --database-url or DATABASE_URL, and that the role may connect`;
-  } else if (isTlsFailure(error)) {
-    line = `cannot open a TLS connection to the PostgreSQL store at ${url} (${error.message}); check sslmode and the certificate files in --database-url or DATABASE_URL`;
-  } else {
-    return null;
-  }
+  const setting = '--database-url or DATABASE_URL';
+  const line =
+    typeof code === 'string' && UNREACHABLE.has(code)
+      ? `cannot reach the PostgreSQL store at ${url} (${error.message}); check ${setting}, and that PostgreSQL runs there and accepts connections`
+      : refusalSentence(error, setting, ` at ${url}`, SESSION_REFUSED);
+  if (line === null) return null;
   return forTerminal(`airlock serve: store_unreachable: ${line}`);
 }
