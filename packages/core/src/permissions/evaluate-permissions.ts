@@ -8,11 +8,12 @@ import type {
 } from '../schemas/permissions.js';
 import { BASELINE_VERSION, baselineFinding } from './baseline.js';
 import {
+  mayReachGuardedPaths,
   type PermissionCallFacts,
   permissionRuleMatches,
-  readsAboveGuardedPaths,
 } from './match-rule.js';
 import { type FallbackReason, selectRuleSet } from './select-rule-set.js';
+import { lazyShellPaths } from './shell-paths.js';
 import { type CanonicalTarget, callTargets } from './targets.js';
 
 /** Where a deciding permission rule came from. */
@@ -96,7 +97,7 @@ function firstMatch(
   for (const [index, rule] of rules.entries()) {
     if (!keep(rule)) continue;
     const matches = permissionRuleMatches(rule, call);
-    if (!matches && !readsAboveGuardedPaths(rule, call)) continue;
+    if (!matches && !mayReachGuardedPaths(rule, call)) continue;
     return {
       verdict: matches ? rule.verdict : 'ask',
       scope: where.scope,
@@ -109,11 +110,11 @@ function firstMatch(
   return null;
 }
 
-/** Why a read of a directory holding guarded paths asks (see readsAboveGuardedPaths). */
+/** Why a read of a directory holding guarded paths asks (see mayReachGuardedPaths). */
 function readAboveDetail(rule: PermissionRule): string {
   const guarded = (rule.targets ?? []).join(', ');
   const reason = rule.reason ? ` (${rule.reason})` : '';
-  return `the call reads a directory holding paths a ${rule.verdict} rule guards (${guarded})${reason}: a person decides whether the read may reach them`;
+  return `the call may reach paths a ${rule.verdict} rule guards (${guarded})${reason}: it reads a directory holding them, or its shell command names them; a person decides`;
 }
 
 function firstInDocument(
@@ -177,7 +178,13 @@ export function evaluateGuardrails(request: {
   const targets = callTargets(entry, request.input, request.projectRoot);
   const found = bindingGuardrail(
     { guardrails: request.guardrails },
-    { toolName: request.toolName, entry, input: request.input, targets },
+    {
+      toolName: request.toolName,
+      entry,
+      input: request.input,
+      targets,
+      shellPaths: lazyShellPaths(entry, request.input, request.projectRoot),
+    },
   );
   if (found === null) return null;
   return outcome(found, { id: 'none', version: 'n/a' }, targets, null);
@@ -224,6 +231,7 @@ export function evaluatePermissions(request: PermissionRequest): PermissionOutco
     entry,
     input: request.input,
     targets,
+    shellPaths: lazyShellPaths(entry, request.input, request.projectRoot),
   };
   const finding = baselineFinding(call, { hasManifest: request.manifest !== undefined });
   const baseline: Candidate | null = finding

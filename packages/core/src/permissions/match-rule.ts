@@ -20,6 +20,8 @@ export interface PermissionCallFacts {
   /** The input, already validated against the tool's schema. */
   readonly input: unknown;
   readonly targets: readonly CanonicalTarget[];
+  /** The words of the shell commands the input carries, as paths (shell-paths.ts), read on demand. */
+  readonly shellPaths?: () => readonly CanonicalTarget[];
 }
 
 const globs = new Map<string, Glob | null>();
@@ -173,23 +175,31 @@ export function permissionRuleMatches(rule: PermissionRule, call: PermissionCall
 }
 
 /**
- * Whether a deny's or an ask's target patterns guard paths inside a directory a read tool
- * is given (`.` or `config` under `config/secrets/**`): a search or a listing of it may read
- * them, so such a call is asked, not granted (the pattern itself does not name it). A tool
- * that removes the tree is refused by {@link permissionRuleMatches} instead.
+ * Whether a deny or an ask that its patterns do not name may still reach what they guard,
+ * so the call is asked, not granted: a read tool given a directory holding the guarded
+ * paths (`.` or `config` under `config/secrets/**`: a search or a listing of it reads
+ * them), or a shell command whose words name a guarded path or such a directory (`cat
+ * secrets/key`, `grep -r x .`). A tool that removes the tree is refused by
+ * {@link permissionRuleMatches} instead; an allow is never read so.
  */
-export function readsAboveGuardedPaths(rule: PermissionRule, call: PermissionCallFacts): boolean {
+export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallFacts): boolean {
   const sources = rule.targets;
   if (rule.verdict === 'allow' || sources === undefined) return false;
-  const traits = call.entry?.risk_traits ?? [];
-  if (!traits.includes('read') || traits.some((trait) => TREE_REMOVING_TRAITS.has(trait))) {
-    return false;
-  }
   if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
-  return call.targets.some((target) => {
+  const reaches = (target: CanonicalTarget, named: boolean) => {
     if (target.kind !== 'path') return false;
     if (target.holdsProject === true) return true;
     const path = target.rooted ? target.text : target.rootedWhenFolded;
-    return path !== undefined && sources.some((source) => holdsGuardedPaths(source, path));
-  });
+    if (path === undefined) return false;
+    return sources.some(
+      (source) =>
+        notRooted(source) ||
+        holdsGuardedPaths(source, path) ||
+        (named && bindingPatternNames(source, path, {})),
+    );
+  };
+  const traits = call.entry?.risk_traits ?? [];
+  const reads = traits.includes('read') && !traits.some((trait) => TREE_REMOVING_TRAITS.has(trait));
+  if (reads && call.targets.some((target) => reaches(target, false))) return true;
+  return call.shellPaths?.().some((target) => reaches(target, true)) === true;
 }

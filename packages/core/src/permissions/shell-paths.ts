@@ -1,0 +1,46 @@
+import { MAX_CLASSIFIED_COMMAND_LENGTH } from '../classify/action-tags.js';
+import { commandsCarried } from '../classify/effect-profile.js';
+import { shellWalkTargets } from '../classify/segment-walker.js';
+import type { ToolManifestEntry } from '../schemas/permissions.js';
+import { type CanonicalTarget, canonicalPath } from './targets.js';
+
+/**
+ * The words a call's shell commands give their programs, as paths: every word after a
+ * program that is no bare option (an option's `=VALUE` is read), inside `bash -c`,
+ * `$(...)` and the wrappers the classifier unwraps, and the files redirections write to.
+ * A word may be no path at all (`echo secrets/key`), so a rule reads these only to ask.
+ * Classified within the classifier's bound over the call's commands together; past it, split
+ * at whitespace.
+ */
+export function shellPathTargets(
+  entry: Pick<ToolManifestEntry, 'commands'> | undefined,
+  input: unknown,
+  projectRoot: string | undefined,
+): CanonicalTarget[] {
+  const texts = new Set<string>();
+  let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
+  for (const command of commandsCarried(input, entry?.commands).commands) {
+    // Past the bound a command is not classified: its words split at whitespace are read instead.
+    const read = command.length <= budget ? shellWalkTargets(command) : null;
+    budget = Math.max(0, budget - command.length);
+    const words = read === null ? command.split(/\s+/) : [...read.words, ...read.files];
+    for (const word of words) {
+      const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
+      if (value !== '') texts.add(value);
+    }
+  }
+  return [...texts].map((text) => canonicalPath(text, projectRoot));
+}
+
+/** {@link shellPathTargets}, read on first use and kept. */
+export function lazyShellPaths(
+  entry: Pick<ToolManifestEntry, 'commands'> | undefined,
+  input: unknown,
+  projectRoot: string | undefined,
+): () => readonly CanonicalTarget[] {
+  let read: readonly CanonicalTarget[] | undefined;
+  return () => {
+    read ??= shellPathTargets(entry, input, projectRoot);
+    return read;
+  };
+}

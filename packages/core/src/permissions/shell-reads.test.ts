@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { PermissionRule, ToolManifest } from '../schemas/permissions.js';
+import { evaluatePermissions } from './evaluate-permissions.js';
+
+/** A shell tool: its command is text, no path target, so target patterns once never read it. */
+const MANIFEST: ToolManifest = [
+  { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute'], commands: ['/run'] },
+];
+
+function decide(command: string, rules: PermissionRule[], field = 'command') {
+  return evaluatePermissions({
+    toolName: 'bash',
+    input: { [field]: command },
+    manifest: MANIFEST,
+    projectRoot: '/repo',
+    ruleSetId: 'autonomous',
+    customRuleSets: undefined,
+    approvalMode: 'bypass',
+    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
+  });
+}
+
+const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
+
+describe('a shell command naming what a deny or an ask guards', () => {
+  it.each([
+    'cat secrets/key',
+    'cat ./secrets/*',
+    'cat /repo/secrets/key',
+    'grep -r x .',
+    'grep -r x /repo',
+    'find . -exec cat {} +',
+    'tar c .',
+    'tar czf out.tgz secrets',
+    'cp -r secrets /tmp/x',
+    "bash -c 'cat secrets/key'",
+    'echo $(cat SECRETS/key)',
+    'sort --output=x --files0-from=secrets/list',
+    'grep x . > out.txt',
+  ])('asks for %j', (command) => {
+    const outcome = decide(command, [denySecrets]);
+    expect(outcome).toMatchObject({ verdict: 'ask', scope: 'conversation', index: 0 });
+    expect(outcome.detail).toContain('secrets/**');
+  });
+
+  it('reads a manifest command field and an argv too', () => {
+    expect(decide('cat secrets/key', [denySecrets], 'run').verdict).toBe('ask');
+    const argv = evaluatePermissions({
+      toolName: 'bash',
+      input: { argv: ['cat', 'secrets/key'] },
+      manifest: MANIFEST,
+      projectRoot: '/repo',
+      ruleSetId: 'autonomous',
+      customRuleSets: undefined,
+      approvalMode: 'bypass',
+      overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [denySecrets] }] },
+    });
+    expect(argv.verdict).toBe('ask');
+  });
+
+  it.each(['ls src', 'cat src/a.ts README.md', 'npm test', 'grep -r x src', 'cat secretsx/a'])(
+    'grants %j, which names nothing the rule guards',
+    (command) => {
+      expect(decide(command, [denySecrets]).verdict).toBe('allow');
+    },
+  );
+
+  it('an allow over target patterns never grants a shell command by its words', () => {
+    const allow: PermissionRule = { verdict: 'allow', targets: ['src/**'] };
+    expect(decide('cat src/a.ts', [allow, { verdict: 'deny' }]).verdict).toBe('deny');
+  });
+});
