@@ -91,3 +91,23 @@ describe('a request whose headers do not arrive in time', () => {
     });
   });
 });
+
+describe('a request with an expectation besides 100-continue', () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy(sqlite!);
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+
+  it('is served as if it named none, never a bare 417 outside the error table', async () => {
+    const answer = await exchange(
+      d.url,
+      `GET ${d.ws}/runs HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${d.tokens.member}\r\n` +
+        'expect: 200-ok\r\nconnection: close\r\n\r\n',
+    );
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ runs: [] });
+  });
+});

@@ -342,6 +342,8 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     continueWhenRead(req, res);
     onRequest(req, res);
   });
+  // Another expectation (RFC 9110 lets a server serve it): Node would answer a bare 417, no JSON.
+  server.on('checkExpectation', onRequest);
   server.on('connection', (socket: Socket) => connections.accepted(socket));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (String(req.headers.upgrade).toLowerCase() === 'websocket')
