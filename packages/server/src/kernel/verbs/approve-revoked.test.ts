@@ -4,6 +4,7 @@ import type { Principal } from '../../store/accounts.js';
 import { addMember, type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { backends } from '../../testing/stores.js';
 import { approveTask } from './approvals.js';
+import { denyTask } from './decisions.js';
 
 const [sqlite] = await backends();
 
@@ -83,4 +84,16 @@ describe('an approve by a credential revoked after its request was authenticated
       expect((await d.member.get(own)).body.groups).toEqual([]);
     }, 120_000);
   }
+
+  it('refuses a deny with approver_not_allowed and changes nothing', async () => {
+    const runId = await parkedDeploy();
+    const task = `${d.ws}/runs/${runId}/tasks/t1`;
+    const before = (await d.member.get(task)).body;
+    const address = { workspaceId: d.workspaceId, runId, taskKey: 't1' };
+    const denying = denyTask(d.airlock.kernel.context, principal, address, 'no');
+    expect(await refusal(denying)).toEqual({ status: 403, code: 'approver_not_allowed' });
+    const after = (await d.member.get(task)).body;
+    expect(after.state).toBe('needs_approval');
+    expect(after.version).toBe(before.version);
+  }, 120_000);
 });

@@ -3,6 +3,7 @@ import { resolveToolName } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
 import { hashToken, newToken } from '../../store/ids.js';
+import { principalRoster } from '../../store/principal-roster.js';
 import type { Reader } from '../../store/reader.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -22,7 +23,7 @@ import { plantToolRow, policyForRun } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
 import { policyOfWorkspace, requirementOf } from './approval-quorum.js';
-import { checkDecider, requestOf } from './approvers.js';
+import { checkDecider, checkNotRevoked, requestOf } from './approvers.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -154,7 +155,8 @@ export function observeDecision(
  * With `version` it denies only that version of the row; `via` says where the person decided
  * when outside the API (`Slack, <user>`, `email`), recorded on the event.
  * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
- *   approver_not_allowed (403) when the policy does not let this member decide it,
+ *   approver_not_allowed (403) when the policy does not let this member decide it or its
+ *   credential was revoked while the request was on its way,
  *   version_mismatch (409) when the row changed since `version`.
  */
 export function denyTask(
@@ -173,7 +175,10 @@ export function denyTask(
     // Only a member the approval policy lets decide the row may end it, and only the version seen.
     guard: async (row, tx, run) => {
       if (version !== undefined) checkVersion(row, version);
-      const policy = await policyOfWorkspace(tx, run.workspace_id);
+      const [policy, { revoked }] = await Promise.all([
+        policyOfWorkspace(tx, run.workspace_id),
+        principalRoster(tx, run.workspace_id),
+      ]);
       const request = requestOf(run, row);
       checkDecider(requirementOf(policy, run, row), {
         who,
@@ -181,6 +186,8 @@ export function denyTask(
         run: request,
         taskKey: row.key,
       });
+      // As an approve is: a credential revoked after its request was authenticated ends nothing.
+      checkNotRevoked(revoked, who);
     },
     change: () => ({
       to: 'failed',
