@@ -59,6 +59,19 @@ describe('a request the HTTP parser refuses', () => {
     );
   });
 
+  it('answers a pipelined request before refusing the one after it that is no HTTP', async () => {
+    const answer = await exchange(
+      d.url,
+      `GET ${d.ws}/runs HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${d.tokens.member}\r\n\r\n` +
+        'NOT HTTP AT ALL\r\n\r\n',
+    );
+    // The first answer is the GET's; the refusal follows it on the same connection.
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('{"runs":[]');
+    expect(answer.body).toContain('HTTP/1.1 400 Bad Request');
+    expect(answer.body).toMatch(/"code":"invalid_input"/);
+  });
+
   it('answers a request that is no HTTP 400 invalid_input, as before', async () => {
     const answer = await exchange(d.url, 'NOT HTTP AT ALL\r\n\r\n');
     expect(answer.status).toBe(400);

@@ -15,6 +15,8 @@ import type { Socket } from 'node:net';
 export class OpenConnections {
   private readonly requests = new Map<Socket, number>();
   private readonly streams = new Set<Socket>();
+  /** The responses under way on each connection (only while there are some). */
+  private readonly responses = new Map<Socket, Set<ServerResponse>>();
 
   /** A connection was accepted: it is followed until it closes. */
   accepted(socket: Socket): void {
@@ -22,6 +24,7 @@ export class OpenConnections {
     socket.once('close', () => {
       this.requests.delete(socket);
       this.streams.delete(socket);
+      this.responses.delete(socket);
     });
   }
 
@@ -30,10 +33,39 @@ export class OpenConnections {
     const open = this.requests.get(socket);
     if (open === undefined) return;
     this.requests.set(socket, open + 1);
+    const underWay = this.responses.get(socket) ?? new Set<ServerResponse>();
+    underWay.add(res);
+    this.responses.set(socket, underWay);
     res.once('close', () => {
       const left = this.requests.get(socket);
       if (left !== undefined) this.requests.set(socket, left - 1);
+      underWay.delete(res);
+      if (underWay.size === 0 && this.responses.get(socket) === underWay) {
+        this.responses.delete(socket);
+      }
     });
+  }
+
+  /**
+   * Calls `then` once every response under way on `socket` to a request the
+   * server read whole has closed: an answer written on the socket itself (a
+   * refusal of the HTTP parser) must not go out ahead of the answer to an
+   * earlier, pipelined request, which its client would take it for. A
+   * request still arriving does not hold it: the refusal may be its own.
+   */
+  afterAnswers(socket: Socket, then: () => void): void {
+    const held = [...(this.responses.get(socket) ?? [])].filter((res) => res.req.complete);
+    if (held.length === 0) {
+      then();
+      return;
+    }
+    let left = held.length;
+    for (const res of held) {
+      res.once('close', () => {
+        left -= 1;
+        if (left === 0) then();
+      });
+    }
   }
 
   /** The request on `socket` is an event stream: shutdown ends it at once. */

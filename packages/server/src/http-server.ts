@@ -350,11 +350,13 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       sockets.upgrade(req, socket, head);
     else serveDespiteUpgrade(req, socket, onRequest);
   });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
-    answerClientError(error, socket, {
-      headersMs: serverOptions.headersTimeout,
-      requestMs: serverOptions.requestTimeout,
-    }),
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
+    connections.afterAnswers(socket, () =>
+      answerClientError(error, socket, {
+        headersMs: serverOptions.headersTimeout,
+        requestMs: serverOptions.requestTimeout,
+      }),
+    ),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
