@@ -4,13 +4,22 @@ import { shellWalkTargets } from '../classify/segment-walker.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
 import { type CanonicalTarget, canonicalPath } from './targets.js';
 
+/** What a command too long to read names: the root, a directory above the project. */
+const UNREAD: CanonicalTarget = {
+  kind: 'path',
+  text: '/',
+  rooted: false,
+  holdsProject: true,
+  raw: '',
+};
+
 /**
  * The words a call's shell commands give their programs, as paths: every word after a
  * program that is no bare option (an option's `=VALUE` is read), inside `bash -c`,
  * `$(...)` and the wrappers the classifier unwraps, and the files redirections write to.
  * A word may be no path at all (`echo secrets/key`), so a rule reads these only to ask.
- * Classified within the classifier's bound over the call's commands together; past it, split
- * at whitespace.
+ * Read within the classifier's bound over the call's commands together; past it, the call
+ * names the filesystem root, which holds every guarded path.
  */
 export function shellPathTargets(
   entry: Pick<ToolManifestEntry, 'commands'> | undefined,
@@ -20,11 +29,12 @@ export function shellPathTargets(
   const texts = new Set<string>();
   let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
   for (const command of commandsCarried(input, entry?.commands).commands) {
-    // Past the bound a command is not classified: its words split at whitespace are read instead.
-    const read = command.length <= budget ? shellWalkTargets(command) : null;
-    budget = Math.max(0, budget - command.length);
-    const words = read === null ? command.split(/\s+/) : [...read.words, ...read.files];
-    for (const word of words) {
+    // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
+    // it may name anything, as the filesystem root does.
+    if (command.length > budget) return [UNREAD];
+    budget -= command.length;
+    const { words, files } = shellWalkTargets(command);
+    for (const word of [...words, ...files]) {
       const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
       if (value !== '') texts.add(value);
     }

@@ -69,4 +69,9 @@ describe('a shell command naming what a deny or an ask guards', () => {
     const allow: PermissionRule = { verdict: 'allow', targets: ['src/**'] };
     expect(decide('cat src/a.ts', [allow, { verdict: 'deny' }]).verdict).toBe('deny');
   });
+
+  it('asks for a call whose commands are too long to read, whatever they name', () => {
+    expect(decide(`ls ${'src/a.ts '.repeat(1000)}`, [denySecrets]).verdict).toBe('ask');
+    expect(decide(`ls ${'src/a.ts '.repeat(100)}`, [denySecrets]).verdict).toBe('allow');
+  });
 });
