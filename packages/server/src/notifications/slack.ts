@@ -1,8 +1,10 @@
 import { type FetchFunction, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { SlackChannelConfig } from './config.js';
+import { pinnedFetch } from './outbound-http.js';
 import type { NotificationPayload } from './payload.js';
 import { noticeMessage } from './slack-blocks.js';
+import type { Resolve } from './target-address.js';
 
 /** How long Slack has to answer; an attempt's shorter deadline ends a post sooner. */
 const SLACK_TIMEOUT_MS = 10_000;
@@ -16,11 +18,18 @@ export class SlackSender {
   private readonly client: WebClient;
   private readonly options: WebClientOptions;
 
+  private readonly fetch: FetchFunction;
+
+  /** `resolve` is the API host's name lookup (for tests). */
   constructor(
     private readonly channel: SlackChannelConfig,
     logger: Logger,
+    resolve?: Resolve | undefined,
   ) {
+    // Never a link-local address, checked and pinned as a webhook's (outbound-http.ts).
+    this.fetch = pinnedFetch(resolve);
     this.options = {
+      fetch: this.fetch,
       ...(channel.api_url ? { slackApiUrl: channel.api_url } : {}),
       retryConfig: { retries: 0 },
       // A 429 fails the attempt at once (the outbox retries it with backoff): left to the client,
@@ -49,10 +58,10 @@ export class SlackSender {
     if (!signal) return this.client;
     // Node's Response is the client's FetchResponse; this package's lib has no iterable Headers.
     const cancellable: FetchFunction = (url, init) =>
-      fetch(url, {
+      this.fetch(url, {
         ...init,
         signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
-      }) as unknown as ReturnType<FetchFunction>;
+      });
     return new WebClient(this.channel.token.value, { ...this.options, fetch: cancellable });
   }
 

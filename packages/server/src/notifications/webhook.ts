@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookChannelConfig } from './config.js';
+import { postForStatus } from './outbound-http.js';
 import { checkResolvedTarget, pinnedLookup, type Resolve } from './target-address.js';
-import { postForStatus } from './webhook-post.js';
 
 /**
  * Webhooks per the Standard Webhooks specification: the body is signed with
