@@ -11,6 +11,7 @@ export {
   DENY_REASON_MAX,
   GATEWAY_CLIENT_MAX,
 } from './protocol/kernel-limits.js';
+export { requestTargetUrl } from './protocol/request-target.js';
 export {
   CLAIM_TOOL_NAMES_MAX,
   OPERATION_ROUTES,

@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forTerminal } from '@airlock/core';
-import { bearerTokenOf } from '@airlock/core/wire';
+import { bearerTokenOf, requestTargetUrl } from '@airlock/core/wire';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { credentialKind, isExecutorCredential } from './client-credential.js';
@@ -73,19 +73,9 @@ interface Session {
 const SERVER_ERROR = -32000;
 const PARSE_ERROR = -32700;
 
-/**
- * The request's target as a URL, or null when it is none (`//[`, on which `new URL` throws)
- * or starts with `//`: `//proxy/mcp` would read as host `proxy` and path `/mcp`, served past a
- * proxy in front that refuses `/mcp` by its path.
- */
+/** The request's target as a URL, or null when it is none (see core's `requestTargetUrl`). */
 function targetOf(req: IncomingMessage): URL | null {
-  const target = req.url ?? '/';
-  if (target.startsWith('//')) return null;
-  try {
-    return new URL(target, 'http://gateway');
-  } catch {
-    return null;
-  }
+  return requestTargetUrl(req.url, 'http://gateway');
 }
 
 /** Refuses a request with the front's own error code (-32000) and `message`. */
