@@ -23,6 +23,19 @@ async function exchange(
   };
 }
 
+/** The kernel's airlock_errors_total by code, as a member scrapes it. */
+async function errorsCounted(d: Deployment): Promise<Record<string, number>> {
+  const text = await (
+    await fetch(`${d.url}/metrics`, { headers: { authorization: `Bearer ${d.tokens.member}` } })
+  ).text();
+  const counted: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const found = /^airlock_errors_total\{code="([a-z_]+)"\} (\d+)$/.exec(line);
+    if (found) counted[found[1]!] = Number(found[2]);
+  }
+  return counted;
+}
+
 // What the HTTP parser refuses never reaches a route: the kernel still answers in the API's shape.
 describe('a request the HTTP parser refuses', () => {
   let d: Deployment;
@@ -72,6 +85,15 @@ describe('a request the HTTP parser refuses', () => {
     expect(answer.body).toMatch(/"code":"invalid_input"/);
   });
 
+  it('counts each refusal in airlock_errors_total by its code, as every error answer is', async () => {
+    const before = await errorsCounted(d);
+    await exchange(d.url, `GET / HTTP/1.1\r\nx-padding: ${'a'.repeat(maxHeaderSize + 1)}\r\n\r\n`);
+    await exchange(d.url, 'NOT HTTP AT ALL\r\n\r\n');
+    const after = await errorsCounted(d);
+    expect(after.headers_too_large ?? 0).toBe((before.headers_too_large ?? 0) + 1);
+    expect(after.invalid_input ?? 0).toBe((before.invalid_input ?? 0) + 1);
+  });
+
   it('answers a request that is no HTTP 400 invalid_input, as before', async () => {
     const answer = await exchange(d.url, 'NOT HTTP AT ALL\r\n\r\n');
     expect(answer.status).toBe(400);
@@ -95,6 +117,7 @@ describe('a request whose headers do not arrive in time', () => {
     // The head never ends (no blank line): the kernel answers once the headers' deadline passed.
     const answer = await exchange(d.url, `GET ${d.ws}/runs HTTP/1.1\r\nhost: x\r\n`);
     expect(answer.status).toBe(408);
+    expect((await errorsCounted(d)).request_timeout).toBe(1);
     expect(JSON.parse(answer.body)).toEqual({
       error: {
         code: 'request_timeout',

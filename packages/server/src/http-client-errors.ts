@@ -1,6 +1,6 @@
 import { maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AirlockError } from './errors.js';
+import { AirlockError, type ErrorCode } from './errors.js';
 
 /** The status line of each answer the parser's refusals get. */
 const STATUS_LINES: Record<number, string> = {
@@ -42,17 +42,19 @@ export function clientErrorOf(error: NodeJS.ErrnoException, deadlines: Deadlines
  * Answers a refusal of the HTTP parser (the server's `clientError`) in the
  * API's shape, `{error: {code, detail}}`, and closes the connection: no
  * response object exists yet, so the answer is written on the socket.
+ * Returns the code answered, or null when the client is gone (nothing written).
  */
 export function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Duplex,
   deadlines: Deadlines,
-): void {
-  if (!socket.writable) return;
+): ErrorCode | null {
+  if (!socket.writable) return null;
   const refusal = clientErrorOf(error, deadlines);
   const body = JSON.stringify(refusal.toBody());
   socket.end(
     `HTTP/1.1 ${STATUS_LINES[refusal.status] ?? '400 Bad Request'}\r\nconnection: close\r\n` +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+  return refusal.code;
 }

@@ -351,12 +351,14 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     else serveDespiteUpgrade(req, socket, onRequest);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
-    connections.afterAnswers(socket, () =>
-      answerClientError(error, socket, {
+    connections.afterAnswers(socket, () => {
+      const code = answerClientError(error, socket, {
         headersMs: serverOptions.headersTimeout,
         requestMs: serverOptions.requestTimeout,
-      }),
-    ),
+      });
+      // Counted as every error answer is: a flood of slow or oversized requests shows.
+      if (code && metrics) metrics.errors.inc({ code });
+    }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
