@@ -19,7 +19,8 @@ const VALUED_BEFORE_VERB: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 /** The words from a program's verb on, its options before the verb left out; null when it has none. */
 function fromVerb(valued: ReadonlySet<string>, args: readonly string[]): readonly string[] | null {
   let index = 0;
-  while (index < args.length && args[index]!.startsWith('-') && args[index] !== '--') {
+  // An expansion there (`git $OPTS push`) may be empty or hold options: it is read as one.
+  while (index < args.length && /^[-$]/.test(args[index]!)) {
     index += valued.has(args[index]!) ? 2 : 1;
   }
   return index === 0 || index >= args.length ? null : args.slice(index);

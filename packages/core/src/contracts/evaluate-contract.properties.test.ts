@@ -38,7 +38,7 @@ function withoutGitOptions(segment: ClassifiedSegment): string {
   const [first = '', ...args] = wordsOfSegment(segment);
   if (first.replace(/^.*\//, '').toLowerCase() !== 'git') return '';
   let index = 0;
-  while (args[index]?.startsWith('-'))
+  while (/^[-$]/.test(args[index] ?? ''))
     index += GIT_VALUED.has(args[index]!) || args[index] === '-c' ? 2 : 1;
   return ['git', ...args.slice(index)].join(' ').toLowerCase().replace(/\s+/g, ' ');
 }
