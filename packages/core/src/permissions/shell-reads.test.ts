@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionRule, ToolManifest } from '../schemas/permissions.js';
-import { evaluatePermissions } from './evaluate-permissions.js';
+import { evaluateGuardrails, evaluatePermissions } from './evaluate-permissions.js';
 
 /** A shell tool: its command is text, no path target, so target patterns once never read it. */
 const MANIFEST: ToolManifest = [
@@ -73,5 +73,20 @@ describe('a shell command naming what a deny or an ask guards', () => {
   it('asks for a call whose commands are too long to read, whatever they name', () => {
     expect(decide(`ls ${'src/a.ts '.repeat(1000)}`, [denySecrets]).verdict).toBe('ask');
     expect(decide(`ls ${'src/a.ts '.repeat(100)}`, [denySecrets]).verdict).toBe('allow');
+  });
+
+  it('a guardrail asks of a run that selected no rule set', () => {
+    const guardrail: PermissionRule = { ...denySecrets, guardrail: true };
+    const document = [{ ruleSetId: 'autonomous', rules: [guardrail] }];
+    const decided = (command: string) =>
+      evaluateGuardrails({
+        toolName: 'bash',
+        input: { command },
+        manifest: MANIFEST,
+        projectRoot: '/repo',
+        guardrails: [{ owner: 'member:admin', document }],
+      })?.verdict ?? 'none';
+    expect(decided('cat secrets/key')).toBe('ask');
+    expect(decided('cat src/a.ts')).toBe('none');
   });
 });
