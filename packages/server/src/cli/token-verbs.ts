@@ -14,6 +14,7 @@ import type { Store, StoreLocation } from '../store/store.js';
 import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
+import { warnUnreachableRules } from './operator/unreachable-rules.js';
 import { looksLikeToken, readSecretArgument } from './secret-input.js';
 import { connectionRefusalDetail } from './serve-store-unreachable.js';
 import { terminalLine } from './terminal-lines.js';
@@ -101,6 +102,7 @@ async function runVerb(store: Store, asked: TokenVerb): Promise<number> {
       process.stderr.write(
         `revoked${moved > 0 ? `; ${moved} held row(s) now addressed to nobody (a member answers them)` : ''}\n`,
       );
+      warnUnreachableRules(revoked.unreachable_approval_rules);
       return 0;
     } catch (error) {
       if (!(error instanceof AirlockError)) throw error;

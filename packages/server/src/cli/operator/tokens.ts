@@ -7,6 +7,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
+import { warnUnreachableRules } from './unreachable-rules.js';
 
 /** `airlock tokens --help` */
 export const TOKENS_HELP = `Usage:
@@ -22,7 +23,10 @@ stderr). Agent and executor credentials
 belong to an agent application (default: the one your member credential
 belongs to). A workspace-level member credential belongs to no application,
 so it outlives the removal of every one. Revoking an application's last executor leaves its held rows
-addressed to nobody; a member still answers them. (To manage credentials
+addressed to nobody; a member still answers them. Revoking a member an
+approval policy rule counts on goes ahead, and warns on stderr for each rule
+its live members can no longer meet (--json: unreachable_approval_rules).
+(To manage credentials
 straight in a local store without a running kernel, use \`airlock token\`.)
 A label is the member's name: decisions, the run story and the inbox show it
 instead of the credential id; "label" renames a credential.
@@ -135,6 +139,8 @@ export async function tokens(argv: string[]): Promise<number> {
           (row) => `  readdressed ${row.run_id} ${row.task_key} to nobody`,
         ),
       ]);
+      // On stderr, so scripts reading stdout (or --json, which carries the rules) see no change.
+      warnUnreachableRules(revoked.unreachable_approval_rules);
       return 0;
     }
     case 'label': {
