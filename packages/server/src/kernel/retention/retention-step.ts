@@ -1,5 +1,5 @@
 import type { AdvisoryLockHold } from '../../store/advisory-lock.js';
-import { readRetentionPolicyToReplace } from '../../store/retention.js';
+import { readRetentionPolicy } from '../../store/retention.js';
 import {
   type CommittedExports,
   readCommittedExports,
@@ -133,13 +133,14 @@ export class PruningSteps {
 
   /**
    * Refuses the step (its unit rolls back) when the policy is not the one the
-   * pass read. The workspace's row is locked as a change of the policy locks
-   * it, so once a change has answered no step deletes under the policy it
-   * replaced; and last, as a commit locks it to number its events, so a step
-   * never holds it while it waits for a row such a commit holds.
+   * pass read. Read last and without a lock of its own: a step that deleted
+   * events already holds the policy's row (deleteEvents moves its pruned
+   * position), which a change of the policy waits for; the workspace's row a
+   * change locks first is one a commit locks last, to number its events, so
+   * a step holding it could wait for a row such a commit holds, and deadlock.
    */
   private async confirmPolicy(tx: Tx): Promise<void> {
-    const policy = await readRetentionPolicyToReplace(tx, this.identity.workspaceId);
+    const policy = await readRetentionPolicy(tx, this.identity.workspaceId);
     if (policy === undefined || Number(policy.updated_at) !== this.policyUpdatedAt) {
       throw new RetentionPolicyChangedError(this.identity.workspaceId);
     }
