@@ -47,23 +47,29 @@ export const retry = implement(
   },
 );
 
-/** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person, a page at a time. */
+/**
+ * GET /api/v1/workspaces/{ws}/decisions: every row resting on a person, a page
+ * at a time; `next_cursor` is where the next page starts, null once no row follows.
+ * @throws invalid_input for a cursor this list did not make.
+ */
 export const listDecisions = implement(
   OPERATION_CONTRACTS['decisions.list'],
   async ({ kernel, principal }, input) => {
     const store = kernel.context.store;
     const after = input.cursor === undefined ? undefined : decodeDecisionCursor(input.cursor);
+    // One row past the page tells whether another page follows.
     const { rows, total } = await pageOpenDecisions(store, principal.workspace_id, {
-      limit: input.limit,
+      limit: input.limit + 1,
       order: input.order,
       after,
     });
-    const last = rows[rows.length - 1];
+    const page = rows.slice(0, input.limit);
+    const last = page[page.length - 1];
     return {
       // Views with each call's approval progress and the names of who approved it so far.
-      decisions: await decisionViews(store, principal.workspace_id, rows),
+      decisions: await decisionViews(store, principal.workspace_id, page),
       total,
-      next_cursor: rows.length === input.limit && last ? encodeDecisionCursor(last) : null,
+      next_cursor: rows.length > input.limit && last ? encodeDecisionCursor(last) : null,
     };
   },
 );

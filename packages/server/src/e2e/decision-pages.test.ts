@@ -53,6 +53,16 @@ for (const backend of await backends()) {
         expect(rest.body.total).toBe(5);
       });
 
+      it('hands no cursor when a full page holds the last rows', async () => {
+        const whole = await list('limit=5');
+        expect(keysOf(whole.body)).toEqual(keys);
+        expect(whole.body.next_cursor).toBeNull();
+        const first = await list('limit=3&order=newest');
+        const rest = await list(`limit=2&order=newest&cursor=${first.body.next_cursor}`);
+        expect(keysOf(rest.body)).toEqual([...keys].reverse().slice(3));
+        expect(rest.body.next_cursor).toBeNull();
+      });
+
       it('refuses a cursor it did not make, or an unknown order, with a stable code', async () => {
         for (const query of ['cursor=bm90LWEtY3Vyc29y', 'cursor=a%20b', 'order=sideways']) {
           const refused = await list(query);

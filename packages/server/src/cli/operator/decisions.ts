@@ -118,20 +118,16 @@ async function listDecisions(
   connection: Connection,
   options: { limit: number | undefined; cursor: string | undefined; all: boolean },
 ) {
-  const page = (cursor: string | undefined, limit = options.limit) =>
+  const { limit } = options;
+  const page = (cursor: string | undefined) =>
     connection.call('decisions.list', {
       workspace_id: connection.workspace,
       ...(limit ? { limit } : {}),
       ...(cursor ? { cursor } : {}),
     });
   const first = await page(options.cursor);
-  if (!options.all) {
-    // The kernel hands a cursor whenever a page comes full, a row after it or not: one row read
-    // past it tells, so that no command offers a next page that holds nothing.
-    if (!first.next_cursor) return first;
-    const following = await page(first.next_cursor, 1);
-    return following.decisions.length === 0 ? { ...first, next_cursor: null } : first;
-  }
+  // The kernel hands a cursor only when a row follows the page.
+  if (!options.all) return first;
   const decisions = [...first.decisions];
   for (let cursor = first.next_cursor; cursor; ) {
     const next = await page(cursor);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeDecisionCursor } from '../../api/decision-cursor.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import { runOperatorCli, sqliteBackend, waitForDecisions } from '../../testing/operator-cli.js';
 
@@ -59,8 +60,9 @@ describe('airlock decisions list and runs list page, and say when more exist', {
     expect(whole.stdout).not.toContain('next page');
     const json = await runOperatorCli(d, ['decisions', 'list', '--limit', '3', '--json']);
     expect(JSON.parse(json.stdout).next_cursor).toBeNull();
-    // The kernel's cursor after the last row: its page is empty, yet three wait.
-    const past = (await d.member.get(`${d.ws}/decisions?limit=3`)).body.next_cursor as string;
+    // A cursor after the last row (the kernel hands none): its page is empty, yet three wait.
+    const rows = (await d.member.get(`${d.ws}/decisions?limit=3`)).body.decisions;
+    const past = encodeDecisionCursor(rows[rows.length - 1]);
     const empty = await runOperatorCli(d, ['decisions', 'list', '--cursor', past]);
     expect(empty.code).toBe(0);
     expect(empty.stdout).not.toContain('nothing is waiting');
