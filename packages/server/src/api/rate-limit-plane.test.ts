@@ -1,9 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createCredential } from '../store/accounts.js';
 import { client, type Deployment, deploy } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
+
+/** Opens a socket with a bearer token: 101 when it opened, else the refusal's status. */
+function upgrade(url: string, token: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+    socket.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.once('open', () => {
+      resolve(101);
+      socket.close();
+    });
+    socket.once('error', () => undefined);
+  });
+}
 
 // The budget is per credential: a request refused before it did anything (the wrong plane,
 // another workspace, a role it lacks) must not spend what the credential's own calls need.
@@ -53,5 +70,42 @@ describe('the rate limit counts requests the credential may make', () => {
     for (let i = 0; i < 3; i++) expect((await member.get(`${d.ws}/credentials`)).status).toBe(200);
     expect((await member.get(`${d.ws}/credentials`)).status).toBe(429);
     expect((await client(d.url, 'not-a-token').get(`${d.ws}/runs`)).status).toBe(401);
+  });
+
+  it('charges nothing for a tRPC call refused for its workspace', async () => {
+    const { token } = await createCredential(d.airlock.store, {
+      workspaceId: d.workspaceId,
+      kind: 'agent',
+      agentApplicationId: d.appId,
+    });
+    const trpc = (workspaceId: string) =>
+      fetch(
+        `${d.url}/trpc/runs.list?input=${encodeURIComponent(JSON.stringify({ workspace_id: workspaceId }))}`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+    for (let i = 0; i < 5; i++) expect((await trpc('ws_other')).status).toBe(403);
+    for (let i = 0; i < 2; i++) expect((await trpc(d.workspaceId)).status).toBe(200);
+    const agent = client(d.url, token);
+    expect((await agent.get(`${d.ws}/runs`)).status).toBe(200);
+    expect((await agent.get(`${d.ws}/runs`)).status).toBe(429);
+    expect((await trpc(d.workspaceId)).status).toBe(429);
+  });
+
+  it('charges nothing for a socket refused for its plane or workspace', async () => {
+    const { token } = await createCredential(d.airlock.store, {
+      workspaceId: d.workspaceId,
+      kind: 'member',
+    });
+    const socketUrl = d.url.replace(/^http/, 'ws');
+    for (let i = 0; i < 3; i++) {
+      expect(await upgrade(`${socketUrl}/executor_api/v1/cable`, token)).toBe(403);
+      expect(await upgrade(`${socketUrl}/api/v1/workspaces/ws_other/feed`, token)).toBe(403);
+    }
+    const member = client(d.url, token);
+    for (let i = 0; i < 2; i++) expect((await member.get(`${d.ws}/runs`)).status).toBe(200);
+    // An opening the credential may make still counts as a request.
+    expect(await upgrade(`${socketUrl}${d.ws}/feed`, token)).toBe(101);
+    expect((await member.get(`${d.ws}/runs`)).status).toBe(429);
+    expect(await upgrade(`${socketUrl}${d.ws}/feed`, token)).toBe(429);
   });
 });

@@ -178,18 +178,21 @@ function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'err
     } catch (error) {
       throw toTrpcError(error);
     }
-    takeRequest(ctx, ctx.principal);
-    if (ctx.bodyRefusal) {
-      const { bodyRefusal } = ctx;
-      throw toTrpcError(bodyRefusal === 'not_utf8' ? notUtf8Error(operation) : bodyRefusal);
-    }
     try {
       // The workspace the input names, before the schema reads the rest, as REST checks its path's
       // first: another workspace's credential is refused 403 whatever else it sent. Input that
       // cannot be read is refused later, with its own error.
-      checkAccess(operation, ctx.principal, await getRawInput().catch(() => null));
+      const raw = ctx.bodyRefusal ? null : await getRawInput().catch(() => null);
+      checkAccess(operation, ctx.principal, raw);
     } catch (error) {
       throw toTrpcError(error);
+    }
+    // Counted once admitted, as on REST: a call refused for its plane or workspace must not spend
+    // the budget of the calls the credential may make.
+    takeRequest(ctx, ctx.principal);
+    if (ctx.bodyRefusal) {
+      const { bodyRefusal } = ctx;
+      throw toTrpcError(bodyRefusal === 'not_utf8' ? notUtf8Error(operation) : bodyRefusal);
     }
     return next({
       ctx: {

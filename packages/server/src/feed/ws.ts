@@ -205,19 +205,21 @@ export function createSocketHandler(options: {
         token,
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
-      // Each opening reads the log from its position: it counts against the limit as a request does.
-      options.rateLimiter?.take(principal);
       const runId = feed !== null ? url.searchParams.get('run_id') : null;
       // Checked as the feed's contract declares it (`after` may be `latest`, read below).
       const checkedRun = FEED_RUN_QUERY.safeParse({ run_id: runId ?? undefined });
       if (!checkedRun.success) throw invalidInput(checkedRun.error.issues);
       if (feed !== null) {
         checkAccess(SUBSCRIPTION_CONTRACTS.feed, principal, { workspace_id: decodeSegment(feed) });
-        // Another application's run is not there for an agent credential, as on REST.
-        await checkRunFence(options.kernel, principal, { run_id: runId });
       } else {
         checkAccess(SUBSCRIPTION_CONTRACTS['executor.cable'], principal, null);
       }
+      // Each opening reads the log from its position: it counts against the limit as a request
+      // does, once admitted (a refusal for the plane or workspace spends nothing, as on REST;
+      // failed authentications stay under the per-peer throttle).
+      options.rateLimiter?.take(principal);
+      // Another application's run is not there for an agent credential, as on REST.
+      if (feed !== null) await checkRunFence(options.kernel, principal, { run_id: runId });
       checkSocketParameters(url, feed !== null ? 'feed' : 'executor.cable');
       const after = await resolveAfter(
         options.kernel,
