@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { RateLimitedError } from './rate-limit.js';
 
 const peer = (remoteAddress: string) => peerOf({ socket: { remoteAddress } } as never);
 
 describe('AuthFailureThrottle', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('refuses a peer past its burst, with the seconds until one failure refills', () => {
     let now = 0;
     const throttle = new AuthFailureThrottle({ perSecond: 0.5, burst: 3 }, () => now);
@@ -24,6 +28,27 @@ describe('AuthFailureThrottle', () => {
     now += 2000;
     expect(() => throttle.failed('10.0.0.1')).not.toThrow();
     expect(() => throttle.failed('10.0.0.1')).toThrow(RateLimitedError);
+  });
+
+  it('refills nothing, and takes nothing away, when its clock steps back', () => {
+    // A clock set back an hour must not hold a peer's next failed login for an hour.
+    let now = 3_600_000;
+    const throttle = new AuthFailureThrottle({ perSecond: 0.5, burst: 3 }, () => now);
+    throttle.failed('10.0.0.1');
+    now = 0;
+    for (let i = 0; i < 2; i++) throttle.failed('10.0.0.1');
+    expect(() => throttle.failed('10.0.0.1')).toThrow(RateLimitedError);
+    now = 2000;
+    expect(() => throttle.failed('10.0.0.1')).not.toThrow();
+  });
+
+  it('does not read the wall clock by default', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 0, 1, 12) });
+    const throttle = new AuthFailureThrottle({ perSecond: 1, burst: 3 });
+    throttle.failed('10.0.0.1');
+    // The wall clock set back an hour (NTP, a resumed VM): the peer still has two failures left.
+    vi.setSystemTime(Date.UTC(2026, 0, 1, 11));
+    expect(() => throttle.failed('10.0.0.1')).not.toThrow();
   });
 
   it('names a peer by its IPv4 address or its IPv6 /64, never by a header', () => {

@@ -56,7 +56,8 @@ export class AuthFailureThrottle {
 
   constructor(
     private readonly limit: AuthFailureLimit,
-    private readonly now: () => number = Date.now,
+    // A monotonic clock: a wall clock set back would hold a peer's failed logins for as long.
+    private readonly now: () => number = () => performance.now(),
   ) {
     if (!(limit.perSecond > 0) || !(limit.burst >= 1)) {
       throw new Error('an authentication failure limit needs perSecond > 0 and burst >= 1');
@@ -71,7 +72,9 @@ export class AuthFailureThrottle {
     const now = this.now();
     const { perSecond, burst } = this.limit;
     const bucket = this.buckets.get(peer) ?? { failures: burst, at: now };
-    bucket.failures = Math.min(burst, bucket.failures + ((now - bucket.at) / 1000) * perSecond);
+    // Time that runs backwards (an injected clock) refills nothing and takes nothing away.
+    const elapsed = Math.max(0, now - bucket.at);
+    bucket.failures = Math.min(burst, bucket.failures + (elapsed / 1000) * perSecond);
     bucket.at = now;
     this.buckets.delete(peer);
     this.buckets.set(peer, bucket);
@@ -90,7 +93,7 @@ export class AuthFailureThrottle {
   private forget(now: number): void {
     const { perSecond, burst } = this.limit;
     for (const [peer, bucket] of this.buckets) {
-      if (bucket.failures + ((now - bucket.at) / 1000) * perSecond >= burst) {
+      if (bucket.failures + (Math.max(0, now - bucket.at) / 1000) * perSecond >= burst) {
         this.buckets.delete(peer);
       }
     }
