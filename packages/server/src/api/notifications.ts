@@ -3,19 +3,32 @@ import { AirlockError } from '../errors.js';
 import { deliveryView } from '../kernel/views.js';
 import { settleAgainOnRedelivery } from '../notifications/message-settle.js';
 import { findDelivery, listDeliveries, scheduleRedelivery } from '../store/notifications.js';
+import { decodeDeliveryCursor, encodeDeliveryCursor } from './delivery-cursor.js';
 import { implement } from './operation.js';
 
-/** GET /api/v1/workspaces/{ws}/notifications */
+/**
+ * GET /api/v1/workspaces/{ws}/notifications: a page of the outbox, newest
+ * first; `next_cursor` is where the next page starts, null once none follows.
+ * @throws invalid_input for a cursor this list did not make.
+ */
 export const listNotifications = implement(
   OPERATION_CONTRACTS['notifications.list'],
   async ({ kernel, principal }, input) => {
+    const after = input.cursor === undefined ? undefined : decodeDeliveryCursor(input.cursor);
+    // One delivery past the page tells whether another page follows.
     const rows = await listDeliveries(kernel.context.store, {
       workspaceId: principal.workspace_id,
       state: input.state,
       runId: input.run_id,
-      limit: input.limit,
+      limit: input.limit + 1,
+      after,
     });
-    return { deliveries: rows.map(deliveryView) };
+    const page = rows.slice(0, input.limit);
+    const last = page[page.length - 1];
+    return {
+      deliveries: page.map(deliveryView),
+      next_cursor: rows.length > input.limit && last ? encodeDeliveryCursor(last) : null,
+    };
   },
 );
 

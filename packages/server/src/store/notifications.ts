@@ -205,19 +205,38 @@ export interface DeliveryListing {
   state?: DeliveryRow['state'] | undefined;
   runId?: string | undefined;
   limit: number;
+  /** Only the deliveries after this one in the list's order. */
+  after?: DeliveryCursor | undefined;
 }
 
-/** A workspace's deliveries, newest first. */
+/** Where a page of deliveries starts: after this one, newest first by (created_at, id). */
+export interface DeliveryCursor {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * A workspace's deliveries, newest first, ties (deliveries made in the same
+ * millisecond) by id, descending: an order in which every delivery has one
+ * place, so a page after a cursor neither skips nor repeats one.
+ */
 export async function listDeliveries(
   reader: Reader,
   listing: DeliveryListing,
 ): Promise<DeliveryRow[]> {
+  const after = listing.after;
   const rows = await reader[SQL].db
     .selectFrom('notification_deliveries')
     .selectAll()
     .where('workspace_id', '=', listing.workspaceId)
     .$if(listing.state !== undefined, (qb) => qb.where('state', '=', listing.state!))
     .$if(listing.runId !== undefined, (qb) => qb.where('run_id', '=', listing.runId!))
+    .$if(after !== undefined, (qb) =>
+      // The first bound alone is a range of index notification_deliveries_by_workspace.
+      qb
+        .where('created_at', '<=', after!.createdAt)
+        .where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb('id', '<', after!.id)])),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(rowLimit(listing.limit))

@@ -3,6 +3,7 @@ import { IdSchema, LimitSchema, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
 import { operationRoute } from '../routes.js';
+import { NextCursorSchema, PageCursorSchema } from './runs.js';
 
 /** One notice for one channel, as the outbox holds it (never its channel's secrets). */
 export const DeliveryViewSchema = named(
@@ -34,15 +35,16 @@ export type DeliveryView = z.infer<typeof DeliveryViewSchema>;
 export const listDeliveriesContract = defineContract({
   ...operationRoute('notifications.list'),
   summary:
-    'List the notification outbox of the workspace, newest first (state pending, delivered or dead; run_id narrows to one run)',
+    'List the notification outbox of the workspace, newest first (ties by id; state pending, delivered or dead; run_id narrows to one run), a page at a time: pass next_cursor back as cursor for the next page',
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,
     state: z.enum(['pending', 'delivered', 'dead']).optional(),
     run_id: IdSchema.optional(),
     limit: LimitSchema,
+    cursor: PageCursorSchema.optional(),
   }),
-  output: z.object({ deliveries: z.array(DeliveryViewSchema) }),
+  output: z.object({ deliveries: z.array(DeliveryViewSchema), next_cursor: NextCursorSchema }),
   errors: [],
 });
 
