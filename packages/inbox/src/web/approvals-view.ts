@@ -1,4 +1,5 @@
-import { type Approval, visibleText } from '@airlock/sdk';
+import { type Approval, type Decision, visibleText } from '@airlock/sdk';
+import { relativeTime } from './clock.js';
 import { h } from './dom.js';
 import { approvalsWords } from './format.js';
 
@@ -9,6 +10,16 @@ import { approvalsWords } from './format.js';
 export function approvalsCount(decision: Approval): string | null {
   const progress = decision.approvals;
   return progress ? approvalsWords(progress.received.length, progress.required) : null;
+}
+
+/**
+ * Whether fewer live members may approve this call than its quorum requires
+ * (an approver revoked since the policy was written, or no_self_approval
+ * barring the requester): it waits for its deadline unless the policy
+ * changes. False for a question, and for a kernel older than the field.
+ */
+export function cannotBeApproved(decision: Decision): boolean {
+  return decision.isApproval() && decision.approvals?.reachable === false;
 }
 
 /**
@@ -27,5 +38,24 @@ export function approvalsView(decision: Approval): HTMLElement | null {
     { class: 'approvals', 'aria-label': 'approvals' },
     count,
     who.length > 0 ? ` (${who.join(', ')})` : '',
+  );
+}
+
+/**
+ * The card's words for a call too few members can approve ("Too few members
+ * can approve this call; …, or it expires in 23 h."), in text, not colour
+ * alone; null while its quorum can be met.
+ */
+export function unreachableView(decision: Approval): HTMLElement | null {
+  if (!cannotBeApproved(decision)) return null;
+  const required = decision.approvals?.required ?? 1;
+  return h(
+    'p',
+    { class: 'unreachable', 'data-reachable': 'false' },
+    h('strong', {}, 'Too few members can approve this call'),
+    ` (it needs ${required} approval${required === 1 ? '' : 's'}); an admin can change the workspace's approval policy, or it `,
+    ...(decision.deadline_at
+      ? ['expires ', relativeTime(decision.deadline_at, 'until'), '.']
+      : ['waits until its run is stopped.']),
   );
 }

@@ -1,5 +1,5 @@
 import type { Decision } from '@airlock/sdk';
-import { approvalsView } from './approvals-view.js';
+import { approvalsView, unreachableView } from './approvals-view.js';
 import { h } from './dom.js';
 import { sameJson } from './input-changes.js';
 
@@ -75,16 +75,20 @@ export function restoreWork(card: HTMLElement, work: CardWork): void {
 
 /**
  * The open card's approvals counted in place ("1 of 2 approvals (Ana
- * Lima)"): nothing else of the card is drawn again, so what the person types
+ * Lima)"), and whether too few members can give them: nothing else of the card is drawn again, so what the person types
  * stays where it is.
  */
 export function refreshApprovals(card: HTMLElement, decision: Decision): void {
   if (!decision.isApproval()) return;
-  const fresh = approvalsView(decision);
-  const shown = card.querySelector(':scope > .approvals');
-  if (shown && fresh) shown.replaceWith(fresh);
-  else if (shown) shown.remove();
-  else if (fresh) card.querySelector(':scope > .actions')?.before(fresh);
+  for (const [selector, fresh] of [
+    [':scope > .approvals', approvalsView(decision)],
+    [':scope > .unreachable', unreachableView(decision)],
+  ] as const) {
+    const shown = card.querySelector(selector);
+    if (shown && fresh) shown.replaceWith(fresh);
+    else if (shown) shown.remove();
+    else if (fresh) card.querySelector(':scope > .actions')?.before(fresh);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Decision, shortened, visibleText } from '@airlock/sdk';
-import { approvalsCount } from './approvals-view.js';
+import { approvalsCount, cannotBeApproved } from './approvals-view.js';
 import { relativeTime } from './clock.js';
 import { h } from './dom.js';
 import { callLine } from './format.js';
@@ -23,6 +23,11 @@ export interface RowFacts {
   summary: string;
   /** "1 of 2 approvals", or null. */
   progress: string | null;
+  /**
+   * True when too few members may approve the call to meet its quorum (read
+   * from the kernel; a row painted from the feed alone says nothing of it).
+   */
+  unreachable?: boolean;
 }
 
 /**
@@ -45,6 +50,7 @@ export function factsOf(decision: Decision): RowFacts {
     kind: decision.kind,
     summary: summaryOf(decision),
     progress: decision.isApproval() ? approvalsCount(decision) : null,
+    unreachable: cannotBeApproved(decision),
   };
 }
 
@@ -67,7 +73,8 @@ function summaryParts(summary: string): HTMLElement[] {
  * One dense row of the waiting list (about 50 px): a tick box for bulk
  * actions, a button that opens the decision in the detail pane with its
  * summary (its end always in view), a line with its run, task and age, and how far it is toward
- * its quorum ("1 of 2 approvals") when the approval policy asks several.
+ * its quorum ("1 of 2 approvals") when the approval policy asks several,
+ * after "too few approvers" when its quorum can no longer be met.
  */
 export function listRow(facts: RowFacts, key: string, events: RowEvents): HTMLLIElement {
   const tick = h('input', {
@@ -97,6 +104,9 @@ export function listRow(facts: RowFacts, key: string, events: RowEvents): HTMLLI
       h(
         'span',
         { class: 'line-meta' },
+        // In words before the rest of the line, so it is neither colour alone nor cut off.
+        facts.unreachable ? h('span', { class: 'row-unreachable' }, 'too few approvers') : null,
+        facts.unreachable ? ' · ' : '',
         progress === null ? null : h('span', { class: 'row-approvals' }, progress),
         `${progress === null ? '' : ' · '}${facts.run_id} · ${facts.task_key} · `,
         relativeTime(facts.created_at, 'ago'),

@@ -1,7 +1,7 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
 import { shortened, visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
-import { approvalsView } from './approvals-view.js';
+import { approvalsView, unreachableView } from './approvals-view.js';
 import { relativeTime } from './clock.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h, onEnter } from './dom.js';
@@ -217,6 +217,7 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
     inputView(decision),
     profileView(decision),
     approvalsView(decision),
+    unreachableView(decision),
     h(
       'div',
       { class: 'actions' },
