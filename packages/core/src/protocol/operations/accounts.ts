@@ -62,12 +62,27 @@ export const createCredentialContract = defineContract({
   errors: ['agent_application_not_found', 'label_taken', 'admin_required'],
 });
 
+const BOOLEAN_TEXT = z.stringbool();
+
+/**
+ * A boolean, or its text (`true`, `false`, `yes`, ...): a query string and the
+ * inbox send the text, the SDK and tRPC clients JSON's boolean. Read in front
+ * of `z.boolean()` so the OpenAPI document says the boolean it is.
+ */
+const booleanOrText = z.preprocess((value: boolean | string | undefined, ctx) => {
+  if (typeof value !== 'string') return value;
+  const read = BOOLEAN_TEXT.safeParse(value);
+  if (read.success) return read.data;
+  for (const issue of read.error.issues) ctx.addIssue({ ...issue, input: value } as never);
+  return z.NEVER;
+}, z.boolean().default(false));
+
 /** GET /api/v1/workspaces/{ws}/credentials */
 export const listCredentialsContract = defineContract({
   ...operationRoute('credentials.list'),
   summary: 'List the credentials of the workspace (never their tokens)',
   planes: ['member'],
-  input: z.strictObject({ ...WorkspaceParams, include_revoked: z.stringbool().default(false) }),
+  input: z.strictObject({ ...WorkspaceParams, include_revoked: booleanOrText }),
   output: z.object({ credentials: z.array(CredentialViewSchema) }),
   errors: [],
 });
