@@ -3,14 +3,16 @@ import { pointerTokens } from '../issues/problem.js';
 import { textOf } from '../path/tool-input-path.js';
 import type { PermissionRule, ToolManifestEntry } from '../schemas/permissions.js';
 import { rootedPatternProblem } from './rooted-pattern.js';
+import type { ShellPaths } from './shell-paths.js';
 import {
   bindingPatternNames,
   bindingUrlTexts,
   holdsGuardedPaths,
+  nearGuardedPaths,
   rooted,
   type TargetCoverage,
 } from './target-coverage.js';
-import type { CanonicalTarget } from './targets.js';
+import { type CanonicalTarget, foldedPathText } from './targets.js';
 
 /** A call as the permission rules read it. */
 export interface PermissionCallFacts {
@@ -21,7 +23,7 @@ export interface PermissionCallFacts {
   readonly input: unknown;
   readonly targets: readonly CanonicalTarget[];
   /** The words of the shell commands the input carries, as paths (shell-paths.ts), read on demand. */
-  readonly shellPaths?: () => readonly CanonicalTarget[];
+  readonly shellPaths?: ShellPaths;
 }
 
 const globs = new Map<string, Glob | null>();
@@ -191,15 +193,16 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
     if (target.holdsProject === true) return true;
     const path = target.rooted ? target.text : target.rootedWhenFolded;
     if (path === undefined) return false;
+    const folded = foldedPathText(path);
     return sources.some(
       (source) =>
         notRooted(source) ||
-        holdsGuardedPaths(source, path) ||
-        (named && bindingPatternNames(source, path, {})),
+        (nearGuardedPaths(source, folded) &&
+          (holdsGuardedPaths(source, path) || (named && bindingPatternNames(source, path, {})))),
     );
   };
   const traits = call.entry?.risk_traits ?? [];
   const reads = traits.includes('read') && !traits.some((trait) => TREE_REMOVING_TRAITS.has(trait));
   if (reads && call.targets.some((target) => reaches(target, false))) return true;
-  return call.shellPaths?.().some((target) => reaches(target, true)) === true;
+  return call.shellPaths?.some(sources.length, (target) => reaches(target, true)) === true;
 }

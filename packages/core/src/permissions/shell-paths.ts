@@ -42,15 +42,36 @@ export function shellPathTargets(
   return [...texts].map((text) => canonicalPath(text, projectRoot));
 }
 
-/** {@link shellPathTargets}, read on first use and kept. */
+/**
+ * How many (pattern, path) pairs the rules may match against one call's shell paths: a
+ * call of thousands of words under rules of hundreds of patterns would cost seconds.
+ */
+export const SHELL_MATCH_BUDGET = 10_000;
+
+/** The paths of a call's shell commands ({@link shellPathTargets}), read on first use. */
+export class ShellPaths {
+  #targets: readonly CanonicalTarget[] | undefined;
+  #budget = SHELL_MATCH_BUDGET;
+
+  constructor(private readonly read: () => readonly CanonicalTarget[]) {}
+
+  /**
+   * Whether a path satisfies `reaches`, matched against `patterns` patterns. Past the call's
+   * {@link SHELL_MATCH_BUDGET}, true without matching: a call costing more is asked, not read.
+   */
+  some(patterns: number, reaches: (target: CanonicalTarget) => boolean): boolean {
+    this.#targets ??= this.read();
+    if (this.#targets.length === 0) return false;
+    this.#budget -= patterns * this.#targets.length;
+    return this.#budget < 0 || this.#targets.some(reaches);
+  }
+}
+
+/** The {@link ShellPaths} of a call. */
 export function lazyShellPaths(
   entry: Pick<ToolManifestEntry, 'commands'> | undefined,
   input: unknown,
   projectRoot: string | undefined,
-): () => readonly CanonicalTarget[] {
-  let read: readonly CanonicalTarget[] | undefined;
-  return () => {
-    read ??= shellPathTargets(entry, input, projectRoot);
-    return read;
-  };
+): ShellPaths {
+  return new ShellPaths(() => shellPathTargets(entry, input, projectRoot));
 }

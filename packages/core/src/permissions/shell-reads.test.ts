@@ -89,4 +89,13 @@ describe('a shell command naming what a deny or an ask guards', () => {
     expect(decided('cat secrets/key')).toBe('ask');
     expect(decided('cat src/a.ts')).toBe('none');
   });
+
+  it('asks once matching the call would pass its budget of pattern and path pairs', () => {
+    const patterns = Array.from({ length: 100 }, (_, index) => `guarded${index}/**`);
+    const rules: PermissionRule[] = [{ verdict: 'deny', targets: patterns }];
+    const words = (count: number) => Array.from({ length: count }, (_, index) => `src/f${index}`);
+    // 100 patterns x 99 paths is within SHELL_MATCH_BUDGET (10,000); x 101 is past it.
+    expect(decide(`cat ${words(99).join(' ')}`, rules).verdict).toBe('allow');
+    expect(decide(`cat ${words(101).join(' ')}`, rules).verdict).toBe('ask');
+  });
 });

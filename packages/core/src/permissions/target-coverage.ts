@@ -58,6 +58,24 @@ function namesAsWritten(source: string, path: string, coverage: TargetCoverage):
   return coverage.removesTree === true && holds(path, literalDirectory(source));
 }
 
+const directories = new Map<string, string>();
+
+/**
+ * Whether a path (canonical, rooted, already passed through foldedPathText) lies above, at or
+ * under a pattern's literal directory: only such a path can be named by the pattern or hold
+ * what it matches, so a caller reading many paths skips the others without matching.
+ */
+export function nearGuardedPaths(source: string, foldedPath: string): boolean {
+  let directory = directories.get(source);
+  if (directory === undefined) {
+    directory = foldedPathText(literalDirectory(source));
+    if (directories.size >= CACHE_LIMIT) directories.clear();
+    directories.set(source, directory);
+  }
+  if (directory === '.' || foldedPath === '.' || foldedPath === directory) return true;
+  return foldedPath.startsWith(`${directory}/`) || directory.startsWith(`${foldedPath}/`);
+}
+
 /**
  * Whether a directory (canonical, rooted) holds every path a deny's or an ask's rooted pattern
  * matches (`.` or `config` for `config/secrets/**`), case and Unicode normalisation set aside:
