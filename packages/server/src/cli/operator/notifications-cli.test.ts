@@ -81,17 +81,36 @@ describe('airlock notifications list|redeliver against a running kernel', () => 
     expect(missing.stderr).toContain('delivery_not_found');
   }, 120_000);
 
-  it('says when the outbox holds more than the page it shows', async () => {
+  it('pages the outbox: prints the next page command, --all reads every page', async () => {
     const second = await d.park();
     await waitFor(async () => (await d.events(second, 'notification.delivered'))[0]);
     const page = await airlock(d, ['notifications', 'list', '--limit', '1']);
     expect(page.code).toBe(0);
-    expect(page.stdout.match(/^ntf_/gm)).toHaveLength(1);
-    expect(page.stdout).toContain('showing the newest 1; more exist (--limit up to 1000');
+    const shown = page.stdout.match(/^ntf_\S+/gm);
+    expect(shown).toHaveLength(1);
+    const hint =
+      /showing 1; more exist, next page: airlock notifications list --limit 1 --cursor (\S+)/.exec(
+        page.stdout,
+      );
+    expect(hint).not.toBeNull();
+    const next = await airlock(d, ['notifications', 'list', '--limit', '1', '--cursor', hint![1]!]);
+    const rest = next.stdout.match(/^ntf_\S+/gm);
+    expect(rest).toHaveLength(1);
+    // Exactly two deliveries: the page holding the last one offers no next page.
+    expect(next.stdout).not.toContain('more exist');
+    expect(rest![0]).not.toBe(shown![0]);
     const whole = await airlock(d, ['notifications', 'list', '--limit', '2']);
     expect(whole.stdout.match(/^ntf_/gm)).toHaveLength(2);
     expect(whole.stdout).not.toContain('more exist');
-    const json = await airlock(d, ['notifications', 'list', '--limit', '1', '--json']);
-    expect(JSON.parse(json.stdout).deliveries).toHaveLength(1);
+    const all = await airlock(d, ['notifications', 'list', '--limit', '1', '--all', '--json']);
+    const body = JSON.parse(all.stdout);
+    expect(body.deliveries.map((row: { id: string }) => row.id)).toEqual([...shown!, ...rest!]);
+    expect(body.next_cursor).toBeNull();
+    const both = await airlock(d, ['notifications', 'list', '--cursor', hint![1]!, '--all']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--cursor or --all');
+    const made = await airlock(d, ['notifications', 'list', '--cursor', 'bm90LWEtY3Vyc29y']);
+    expect(made.code).not.toBe(0);
+    expect(made.stderr).toContain('invalid_input');
   }, 120_000);
 });

@@ -8,18 +8,19 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice, parseIdFilter } from './filter-values.js';
-import { MAX_PAGE, parseLimit } from './paging.js';
+import { parseLimit } from './paging.js';
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
   airlock notifications list [--state pending|delivered|dead] [--run <run-id>] [--limit <n>]
+                             [--cursor <c> | --all]
   airlock notifications redeliver <delivery-id>
 
 Lists the notification outbox (one delivery per channel for each event that
 needs a person) and sends a notice again, with the same idempotency id, after
 its channel is fixed. list shows the newest 100 unless --limit says (1 to
-1000), and says when more exist (narrow them with --state or --run). Needs a
-member credential.
+1000); when more exist it prints the command that reads the next page
+(--cursor); --all reads every page. Needs a member credential.
 
 ${CONNECTION_HELP}`;
 
@@ -35,7 +36,13 @@ function describeRow(row: DeliveryView): string[] {
 export async function notifications(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, 'notifications', {
     list: {
-      flags: { state: { type: 'string' }, run: { type: 'string' }, limit: { type: 'string' } },
+      flags: {
+        state: { type: 'string' },
+        run: { type: 'string' },
+        limit: { type: 'string' },
+        cursor: { type: 'string' },
+        all: { type: 'boolean' },
+      },
     },
     redeliver: { operands: ['<delivery-id>'] },
   });
@@ -58,23 +65,42 @@ export async function notifications(argv: string[]): Promise<number> {
             : (await import('@airlock/core')).DeliveryViewSchema.shape.state.options,
       });
       const run_id = parseIdFilter(values.run, { command, flag: '--run', what: 'a run id' });
-      const limit = parseLimit(values.limit, command) ?? 100;
-      // One row past the page tells whether more exist (the API has no cursor for the outbox).
-      const body = await connection.call('notifications.list', {
-        workspace_id: connection.workspace,
-        ...(state ? { state } : {}),
-        ...(run_id ? { run_id } : {}),
-        limit: Math.min(limit + 1, MAX_PAGE),
-      });
-      const more = body.deliveries.length > limit || body.deliveries.length === MAX_PAGE;
-      const shown = { deliveries: body.deliveries.slice(0, limit) };
-      print(connection, shown, () => [
-        ...(shown.deliveries.length === 0
-          ? ['no notifications']
-          : shown.deliveries.flatMap(describeRow)),
-        ...(more
+      const limit = parseLimit(values.limit, command);
+      const cursor = typeof values.cursor === 'string' ? values.cursor : undefined;
+      if (cursor !== undefined && values.all === true) {
+        throw new UsageError(`${command}: give --cursor or --all, not both`);
+      }
+      const page = (after: string | undefined) =>
+        connection.call('notifications.list', {
+          workspace_id: connection.workspace,
+          ...(state ? { state } : {}),
+          ...(run_id ? { run_id } : {}),
+          ...(limit ? { limit } : {}),
+          ...(after ? { cursor: after } : {}),
+        });
+      const body = await page(cursor);
+      if (values.all === true) {
+        // Every page after the first, as one list.
+        for (let next = body.next_cursor; next; ) {
+          const following = await page(next);
+          body.deliveries.push(...following.deliveries);
+          next = following.next_cursor;
+        }
+        body.next_cursor = null;
+      }
+      const again = [
+        command,
+        ...(state ? [`--state ${state}`] : []),
+        ...(run_id ? [`--run ${run_id}`] : []),
+        ...(limit ? [`--limit ${limit}`] : []),
+      ].join(' ');
+      print(connection, body, () => [
+        ...(body.deliveries.length === 0
+          ? [cursor === undefined ? 'no notifications' : 'no more notifications after this cursor']
+          : body.deliveries.flatMap(describeRow)),
+        ...(body.next_cursor
           ? [
-              `showing the newest ${shown.deliveries.length}; more exist (--limit up to ${MAX_PAGE}, --state or --run to narrow)`,
+              `showing ${body.deliveries.length}; more exist, next page: ${again} --cursor ${body.next_cursor} (or --all)`,
             ]
           : []),
       ]);
