@@ -42,20 +42,23 @@ export function approvalsView(decision: Approval): HTMLElement | null {
 }
 
 /**
- * The card's words for a call too few members can approve ("Too few members
+ * The words, on a card or a run story's parked row, for a call too few members can approve ("Too few members
  * can approve this call; …, or it expires in 23 h."), in text, not colour
  * alone; null while its quorum can be met.
  */
-export function unreachableView(decision: Approval): HTMLElement | null {
-  if (!cannotBeApproved(decision)) return null;
-  const required = decision.approvals?.required ?? 1;
+export function unreachableView(parked: {
+  approvals?: { required: number; reachable?: boolean } | null | undefined;
+  deadline_at: number | null;
+}): HTMLElement | null {
+  if (parked.approvals?.reachable !== false) return null;
+  const { required } = parked.approvals;
   return h(
     'p',
     { class: 'unreachable', 'data-reachable': 'false' },
     h('strong', {}, 'Too few members can approve this call'),
     ` (it needs ${required} approval${required === 1 ? '' : 's'}); an admin can change the workspace's approval policy, or it `,
-    ...(decision.deadline_at
-      ? ['expires ', relativeTime(decision.deadline_at, 'until'), '.']
+    ...(parked.deadline_at
+      ? ['expires ', relativeTime(parked.deadline_at, 'until'), '.']
       : ['waits until its run is stopped.']),
   );
 }

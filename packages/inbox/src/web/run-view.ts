@@ -7,6 +7,7 @@ import {
   type Workspace,
 } from '@airlock/sdk';
 import { Announcer } from './announcer.js';
+import { unreachableView } from './approvals-view.js';
 import { approvedWords } from './card-verbs.js';
 import { changedNote, isTextField, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
@@ -346,6 +347,7 @@ export class RunStoryView {
       read === null
         ? null
         : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, visibleText(read))),
+      task.state === 'needs_approval' ? unreachableView(task) : null,
       task.state === 'needs_approval'
         ? rowActions(task, {
             decide: async (verb, { reason, toolInput }) => {

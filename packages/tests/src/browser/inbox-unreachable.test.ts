@@ -58,7 +58,6 @@ describe.skipIf(browserSkipReason !== null)(
       const page = await f.openInbox();
       const row = (task: string) => page.locator(`.list [data-decision="${run.id}/${task}"]`);
       await row('t2').waitFor();
-      // A row painted before its read says nothing yet: opening reads it, and the row follows.
       const stuck = await openCall(page, `${run.id}/t1`);
       const said = stuck.locator('.unreachable');
       await said.waitFor();
@@ -75,6 +74,17 @@ describe.skipIf(browserSkipReason !== null)(
       await fine.locator(':scope > .actions').waitFor();
       expect(await fine.locator('.unreachable').count()).toBe(0);
       expect(await row('t2').locator('.row-unreachable').count()).toBe(0);
+
+      // The run's story says it on the parked row too, and not on the reachable one.
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
+      const storyRow = (task: string) => page.locator(`.run-view .row[data-task="${task}"]`);
+      await storyRow('t1').locator('.unreachable').waitFor();
+      expect(await storyRow('t1').locator('.unreachable').textContent()).toMatch(
+        /^Too few members can approve this call \(it needs 2 approvals\)/,
+      );
+      await storyRow('t2').locator('[data-action="approve"]').waitFor();
+      expect(await storyRow('t2').locator('.unreachable').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
     });
   },
 );
