@@ -6,6 +6,7 @@ import { createOperations } from './internal/operations.js';
 import type { WebSocketConstructor } from './internal/socket.js';
 import type { ConnectionOptions, OperationsClient } from './internal/transport.js';
 import { type WatchOptions, watchDecisions } from './internal/watch-decisions.js';
+import { Notifications } from './notifications.js';
 import { Runs, type WorkspaceContext } from './runs.js';
 import type { AuditRecord } from './views.js';
 
@@ -129,6 +130,8 @@ export class Workspace {
   readonly runs: Runs;
   /** Every decision waiting in the workspace. */
   readonly decisions: WorkspaceDecisions;
+  /** The workspace's notification outbox (a member token). */
+  readonly notifications: Notifications;
   private readonly context: WorkspaceContext;
 
   constructor(
@@ -155,6 +158,7 @@ export class Workspace {
     };
     this.runs = new Runs(this.context);
     this.decisions = new WorkspaceDecisions(this.context);
+    this.notifications = new Notifications(this.context);
   }
 
   /**

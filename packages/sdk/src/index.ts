@@ -61,12 +61,18 @@ export { type FeedOptions, FeedSubscription } from './feed.js';
 export type { RequestOptions } from './internal/deadline.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export type { WatchOptions } from './internal/watch-decisions.js';
+export {
+  type DeliveryFilter,
+  type DeliveryPage,
+  Notifications,
+} from './notifications.js';
 export { type DecisionStream, RunHandle, type RunPage, Runs, type TaskPage } from './runs.js';
 export type {
   ApprovalProgress,
   AuditRecord,
   ClaimView,
   CreateRunInput,
+  DeliveryView,
   FeedEvent,
   InboxItem,
   RunView,

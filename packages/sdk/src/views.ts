@@ -4,6 +4,7 @@ export type {
   ApprovalProgress,
   AuditRecord,
   ClaimView,
+  DeliveryView,
   EventView as FeedEvent,
   InboxItem,
   RunView,
