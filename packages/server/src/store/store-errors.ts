@@ -14,13 +14,38 @@ export class NotAnAirlockStoreError extends Error {
   }
 }
 
-/** The first reason a backend gives for a driver's error (see StoreBackend), or null. */
+/** The backends of the stores open in this process, with how many of each are open. */
+const openBackends = new Map<StoreBackend, number>();
+
+/**
+ * Notes a store open on `backend` until the function it answers is called:
+ * while any store is open, only the open stores' backends read a failure (a
+ * client's or a webhook's ECONNRESET on a SQLite kernel is not the store's).
+ */
+export function noteOpenBackend(backend: StoreBackend): () => void {
+  openBackends.set(backend, (openBackends.get(backend) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (openBackends.get(backend) ?? 1) - 1;
+    if (left > 0) openBackends.set(backend, left);
+    else openBackends.delete(backend);
+  };
+}
+
+/**
+ * The first reason a backend gives for a driver's error (see StoreBackend), or
+ * null. Asks the open stores' backends; with none open (a store that could
+ * not be opened), every backend.
+ */
 function backendReason(
   error: unknown,
   reasonOf: (backend: StoreBackend, error: Error) => string | null,
 ): string | null {
   if (!(error instanceof Error)) return null;
-  for (const backend of STORE_BACKENDS) {
+  const asked = openBackends.size > 0 ? [...openBackends.keys()] : STORE_BACKENDS;
+  for (const backend of asked) {
     const reason = reasonOf(backend, error);
     if (reason !== null) return reason;
   }

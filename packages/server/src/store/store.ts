@@ -16,7 +16,7 @@ import { type PendingUpgrade, readPendingUpgrade } from './pending-upgrade.js';
 import type { PreparedQuery } from './prepared.js';
 import type { Database } from './schema.js';
 import { SQL, type SqlHandle } from './sql-handle.js';
-import { asStoreError, NotAnAirlockStoreError } from './store-errors.js';
+import { asStoreError, NotAnAirlockStoreError, noteOpenBackend } from './store-errors.js';
 
 export type { CommitListener, CommitObserver, StoreLocation } from './backend.js';
 export type { PendingEvent, StoredEvent } from './event-log.js';
@@ -55,6 +55,8 @@ export class Store {
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
   private readonly unitEventsHooks = new Set<UnitEventsHook>();
   private closed = false;
+  /** Ends asStoreError's asking this store's backend (see noteOpenBackend). */
+  private releaseBackend = () => {};
 
   private constructor(
     private readonly backend: OpenedBackend,
@@ -133,7 +135,9 @@ export class Store {
       await opened.close().catch(() => {});
       throw error;
     }
-    return new Store(opened, backend.dialect, durability, clock);
+    const store = new Store(opened, backend.dialect, durability, clock);
+    store.releaseBackend = noteOpenBackend(backend);
+    return store;
   }
 
   /** The store's current time in epoch milliseconds (injectable for tests). */
@@ -241,6 +245,10 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.backend.close();
+    try {
+      await this.backend.close();
+    } finally {
+      this.releaseBackend();
+    }
   }
 }
