@@ -30,7 +30,13 @@ export function decodeDecisionCursor(cursor: string): DecisionCursor {
     !isStorableText(parts[2]) ||
     encodeDecisionCursor({ created_at: parts[0], run_id: parts[1], key: parts[2] }) !== cursor
   ) {
-    throw new AirlockError('invalid_input', 'cursor: not a cursor this list returned');
+    throw new AirlockError('invalid_input', 'cursor: not a cursor this list returned', [
+      {
+        code: 'invalid_cursor',
+        pointer: '/cursor',
+        message: 'not a cursor this decisions list returned; pass a next_cursor as it came',
+      },
+    ]);
   }
   return { createdAt: parts[0] as number, runId: parts[1], key: parts[2] };
 }

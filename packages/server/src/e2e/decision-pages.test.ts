@@ -69,6 +69,11 @@ for (const backend of await backends()) {
           expect(refused.status).toBe(400);
           expect(refused.body.error.code).toBe('invalid_input');
         }
+        // The problem as data, as the runs and notifications lists give it.
+        const cursor = await list('cursor=bm90LWEtY3Vyc29y');
+        expect(cursor.body.error.problems).toEqual([
+          expect.objectContaining({ code: 'invalid_cursor', pointer: '/cursor' }),
+        ]);
       });
 
       it('lowers the count as rows are decided', async () => {

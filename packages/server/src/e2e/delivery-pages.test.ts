@@ -92,6 +92,7 @@ for (const backend of await backends()) {
           const refused = await d.member.get(`${d.ws}/notifications?cursor=${cursor}`);
           expect(refused.status).toBe(400);
           expect(refused.body.error.code).toBe('invalid_input');
+          expect(refused.body.error.problems[0].pointer).toBe('/cursor');
         }
       });
     },
