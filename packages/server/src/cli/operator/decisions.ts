@@ -167,6 +167,9 @@ export async function decisions(argv: string[]): Promise<number> {
   switch (verb) {
     case 'list': {
       const limit = parseLimit(values.limit, 'airlock decisions list');
+      if (typeof values.cursor === 'string' && values.all === true) {
+        throw new UsageError('airlock decisions list: give --cursor or --all, not both');
+      }
       const body = await listDecisions(connection, {
         limit,
         cursor: typeof values.cursor === 'string' ? values.cursor : undefined,

@@ -93,9 +93,11 @@ describe('airlock decisions list and runs list page, and say when more exist', {
   });
 
   it('refuses --cursor with --all, and a cursor it did not make', async () => {
-    const both = await runOperatorCli(d, ['runs', 'list', '--cursor', 'abc', '--all']);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toContain('--cursor or --all');
+    for (const list of ['runs', 'decisions']) {
+      const both = await runOperatorCli(d, [list, 'list', '--cursor', 'abc', '--all']);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain('--cursor or --all');
+    }
     const made = await runOperatorCli(d, ['runs', 'list', '--cursor', 'bm90LWEtY3Vyc29y']);
     expect(made.code).not.toBe(0);
     expect(made.stderr).toContain('invalid_input');
