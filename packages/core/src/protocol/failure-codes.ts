@@ -25,6 +25,23 @@ export const ROW_FAILURE_CODES = [
   'run_write_refused',
   'refused_rounds_exceeded',
   'max_rounds_exceeded',
+  // A run's model provider: what it answered, or why it was not asked.
+  'provider_base_url_refused',
+  'provider_content_filtered',
+  'provider_error',
+  'provider_external',
+  'provider_misconfigured',
+  'provider_rate_limited',
+  'provider_refused',
+  'provider_response_too_large',
+  'provider_timeout',
+  'provider_too_many_calls',
+  'provider_truncated',
+  'provider_unknown',
+  'provider_unreachable',
+  // The scripted provider (tests, demos): its list ran out, or the model's input was not the one it expected.
+  'script_exhausted',
+  'script_expectation_failed',
 ] as const;
 
 /** A failure code the kernel writes. */

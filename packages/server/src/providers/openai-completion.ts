@@ -1,10 +1,10 @@
 import { asKeptText, isStorableText, MAX_JSON_DEPTH } from '@airlock/core';
 import { withoutSecrets } from './provider-secrets.js';
-import type { ProviderRound } from './types.js';
+import type { ProviderFailureCode, ProviderRound } from './types.js';
 import { ProviderError } from './types.js';
 
 /** Why a completion that stopped for a reason other than an answer or calls is not used. */
-const CUT_SHORT: Record<string, { code: string; detail: string }> = {
+const CUT_SHORT: Record<string, { code: ProviderFailureCode; detail: string }> = {
   length: {
     code: 'provider_truncated',
     detail:

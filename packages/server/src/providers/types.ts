@@ -1,4 +1,4 @@
-import { asKeptText, type ProblemDetail } from '@airlock/core';
+import { asKeptText, type ProblemDetail, type RowFailureCode } from '@airlock/core';
 /** A tool call as a provider proposes it. */
 export interface ProposedCall {
   /** The provider's id for the call (the model reads results by it); null when it has none. */
@@ -66,6 +66,12 @@ function boundedDetail(detail: string): string {
   return `${detail.slice(0, end)}…`;
 }
 
+/** The failure codes a provider fails a run with (core's list is the one that names them). */
+export type ProviderFailureCode = Extract<
+  RowFailureCode,
+  `provider_${string}` | `script_${string}`
+>;
+
 /**
  * A provider failure; the run fails with this code and detail. The detail is
  * kept as text every store keeps alike ({@link asKeptText}: NUL as U+FFFD, a
@@ -78,7 +84,7 @@ export class ProviderError extends Error {
   readonly detail: string;
 
   constructor(
-    readonly code: string,
+    readonly code: ProviderFailureCode,
     detail: string,
   ) {
     const kept = asKeptText(boundedDetail(detail));
