@@ -108,4 +108,16 @@ describe('the rate limit counts requests the credential may make', () => {
     expect((await member.get(`${d.ws}/runs`)).status).toBe(429);
     expect(await upgrade(`${socketUrl}${d.ws}/feed`, token)).toBe(429);
   });
+
+  it('still charges a socket opening refused for its own input', async () => {
+    const { token } = await createCredential(d.airlock.store, {
+      workspaceId: d.workspaceId,
+      kind: 'member',
+    });
+    const socketUrl = d.url.replace(/^http/, 'ws');
+    // A run id past its 200 characters: admitted, then refused as a REST request with bad input is.
+    const feed = `${socketUrl}${d.ws}/feed?run_id=${'r'.repeat(201)}`;
+    for (let i = 0; i < 3; i++) expect(await upgrade(feed, token)).toBe(400);
+    expect((await client(d.url, token).get(`${d.ws}/runs`)).status).toBe(429);
+  });
 });

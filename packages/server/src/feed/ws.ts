@@ -205,10 +205,6 @@ export function createSocketHandler(options: {
         token,
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
-      const runId = feed !== null ? url.searchParams.get('run_id') : null;
-      // Checked as the feed's contract declares it (`after` may be `latest`, read below).
-      const checkedRun = FEED_RUN_QUERY.safeParse({ run_id: runId ?? undefined });
-      if (!checkedRun.success) throw invalidInput(checkedRun.error.issues);
       if (feed !== null) {
         checkAccess(SUBSCRIPTION_CONTRACTS.feed, principal, { workspace_id: decodeSegment(feed) });
       } else {
@@ -218,6 +214,10 @@ export function createSocketHandler(options: {
       // does, once admitted (a refusal for the plane or workspace spends nothing, as on REST;
       // failed authentications stay under the per-peer throttle).
       options.rateLimiter?.take(principal);
+      const runId = feed !== null ? url.searchParams.get('run_id') : null;
+      // Checked as the feed's contract declares it (`after` may be `latest`, read below).
+      const checkedRun = FEED_RUN_QUERY.safeParse({ run_id: runId ?? undefined });
+      if (!checkedRun.success) throw invalidInput(checkedRun.error.issues);
       // Another application's run is not there for an agent credential, as on REST.
       if (feed !== null) await checkRunFence(options.kernel, principal, { run_id: runId });
       checkSocketParameters(url, feed !== null ? 'feed' : 'executor.cable');
