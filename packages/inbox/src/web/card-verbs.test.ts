@@ -34,6 +34,24 @@ describe('approvedWords', () => {
     );
   });
 
+  it('says the approvals a call waits for cannot come when too few members can give them', () => {
+    expect(
+      approvedWords(
+        {
+          state: 'needs_approval',
+          approvals: {
+            required: 2,
+            received: [{ principal: 'member:cred_a', name: 'Ana Lima', at: 1 }],
+            reachable: false,
+          } as never,
+        },
+        { edited: false },
+      ),
+    ).toBe(
+      "Your approval is recorded (1 of 2 approvals), but too few members can approve this call to complete it: an admin can change the workspace's approval policy, or it waits until its deadline.",
+    );
+  });
+
   it('says an edit under no_self_approval is saved for another member, not approved', () => {
     expect(
       approvedWords(

@@ -46,7 +46,12 @@ export function approvedWords(
       return 'Your changes are saved; the edited call waits for another member to approve it (your own approval does not count for a call whose input you wrote).';
     }
     const which = options.edited ? ' of the edited call' : '';
-    return `Your approval${which} is recorded${count ? ` (${count})` : ''}; the call waits for more approvals.`;
+    const recorded = `Your approval${which} is recorded${count ? ` (${count})` : ''}`;
+    // The approvals it waits for cannot come: say so, not that more are on the way.
+    if (progress?.reachable === false) {
+      return `${recorded}, but too few members can approve this call to complete it: an admin can change the workspace's approval policy, or it waits until its deadline.`;
+    }
+    return `${recorded}; the call waits for more approvals.`;
   }
   if (!goesAhead(answer.state))
     return `Approved by you${how}; the call is ${stateWords(answer.state)}.`;

@@ -85,6 +85,16 @@ describe.skipIf(browserSkipReason !== null)(
       await storyRow('t2').locator('[data-action="approve"]').waitFor();
       expect(await storyRow('t2').locator('.unreachable').count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
+
+      // Approving it says the rest cannot come, never that the call waits for more approvals.
+      await storyRow('t1').locator('[data-action="approve"]').click();
+      await page
+        .getByText(
+          'Your approval is recorded (1 of 2 approvals), but too few members can approve this call to complete it',
+          { exact: false },
+        )
+        .first()
+        .waitFor();
     });
   },
 );
