@@ -87,6 +87,26 @@ for (const backend of await backends()) {
         expect(exact.body.next_cursor).toBeNull();
       });
 
+      it("refuses the runs list's cursor, and the runs list refuses its cursor", async () => {
+        // Two runs, so that the runs list hands a cursor: it too is (created_at, id).
+        for (let n = 0; n < 2; n += 1) {
+          const run = await d.agent.post(`${d.ws}/runs`, {
+            approval_mode: 'ask',
+            provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+          });
+          expect(run.status).toBe(201);
+        }
+        const runsCursor = (await d.member.get(`${d.ws}/runs?limit=1`)).body.next_cursor;
+        expect(runsCursor).toEqual(expect.any(String));
+        const mixed = await d.member.get(`${d.ws}/notifications?cursor=${runsCursor}`);
+        expect(mixed.status).toBe(400);
+        expect(mixed.body.error.code).toBe('invalid_input');
+        const outboxCursor = (await d.member.get(`${d.ws}/notifications?limit=1`)).body.next_cursor;
+        const back = await d.member.get(`${d.ws}/runs?cursor=${outboxCursor}`);
+        expect(back.status).toBe(400);
+        expect(back.body.error.code).toBe('invalid_input');
+      });
+
       it('refuses a cursor it did not make with a stable code', async () => {
         for (const cursor of ['bm90LWEtY3Vyc29y', 'a%20b', 'WzEsIngiLDJd']) {
           const refused = await d.member.get(`${d.ws}/notifications?cursor=${cursor}`);
