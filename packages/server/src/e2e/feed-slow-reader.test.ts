@@ -170,7 +170,11 @@ describe.skipIf(sqlite!.skip !== null)('a feed socket catching up that answers n
   let head: number;
 
   beforeAll(async () => {
-    d = await deploy(sqlite!, { timeouts: { feedPingMs: 1000 } });
+    // A ping every 3 s: the catch-up (read a chunk per 20 ms) still spans several,
+    // and a stall of the whole process (kernel and reader alike) on a loaded machine does not
+    // pass for a reader that stopped: at 1 s, a fresh-clone run beside other jobs lost the
+    // socket after 1,207 of 3,160 events.
+    d = await deploy(sqlite!, { timeouts: { feedPingMs: 3000 } });
     head = await manyMediumEvents(d);
   }, 180_000);
   afterAll(async () => {
@@ -180,11 +184,11 @@ describe.skipIf(sqlite!.skip !== null)('a feed socket catching up that answers n
   it('is kept while it reads what it is sent, as one that answers pings is', async () => {
     const reader = pausedReader(d, { autoPong: false });
     await reader.opened;
-    // It reads one chunk of the socket every 10 ms: its catch-up spans several pings.
+    // It reads one chunk of the socket every 20 ms: its catch-up (about 8 s) spans several pings.
     const tcp = (reader.socket as unknown as { _socket: Duplex })._socket;
     tcp.on('data', () => {
       tcp.pause();
-      setTimeout(() => tcp.resume(), 10);
+      setTimeout(() => tcp.resume(), 20);
     });
     reader.socket.resume();
     await Promise.race([
