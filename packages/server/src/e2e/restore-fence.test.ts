@@ -145,8 +145,14 @@ async function nextClaim(executor: Client): Promise<Loose> {
   return (await executor.post('/executor_api/v1/claim', {})).body.claim;
 }
 
+/**
+ * Each test starts kernels and CLI processes one after another (a backup, a restore, fences, two
+ * kernels): 28 to 30 s on a loaded 2-core machine, where one timed out at the default 30 s.
+ */
+const SLOW = { timeout: 120_000 };
+
 for (const backend of all) {
-  describe.skipIf(backend.skip !== null)(`restore fencing (${backend.name})`, () => {
+  describe.skipIf(backend.skip !== null)(`restore fencing (${backend.name})`, SLOW, () => {
     it('fences the calls granted or claimed at the backup: none is claimed again until a person retries it', async () => {
       const { served, runId, backup } = await backupWhileCallsAreOut(backend.name, 'fenced');
       const { tokens, ws } = served;
@@ -199,7 +205,7 @@ for (const backend of all) {
 
 const postgres = all.find((backend) => backend.name === 'postgres');
 
-describe.skipIf(!postgres || postgres.skip !== null)('a pg_restore nobody fenced', () => {
+describe.skipIf(!postgres || postgres.skip !== null)('a pg_restore nobody fenced', SLOW, () => {
   it('is fenced by the first kernel that starts on it, and only once', async () => {
     const { served, runId, backup } = await backupWhileCallsAreOut('postgres', 'unattended');
     const restored = await backup.restoreInto('unattended');
@@ -231,7 +237,7 @@ describe.skipIf(!postgres || postgres.skip !== null)('a pg_restore nobody fenced
   });
 });
 
-describe('restore --no-fence, and fence refusals (sqlite)', () => {
+describe('restore --no-fence, and fence refusals (sqlite)', SLOW, () => {
   it('keeps the calls as the backup has them: the granted one is claimed again at once', async () => {
     const { served, runId, backup } = await backupWhileCallsAreOut('sqlite', 'unfenced');
     const restored = await backup.restoreInto('unfenced');
