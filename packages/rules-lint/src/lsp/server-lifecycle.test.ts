@@ -28,7 +28,9 @@ async function answer(session: RawLspSession, id: number) {
     | undefined;
 }
 
-describe('the language server answers as the LSP lifecycle says', () => {
+// Each test starts the server (10 s and more on a loaded 2-core machine, where one test's
+// initialize answer missed a 10 s wait in fresh-clone CI beside other jobs).
+describe('the language server answers as the LSP lifecycle says', { timeout: 90_000 }, () => {
   it('refuses requests before initialize with ServerNotInitialized, then serves once initialized', async () => {
     const session = await startRawLsp(cli, { initialize: false });
     sessions.push(session);
@@ -112,7 +114,7 @@ describe('the language server answers as the LSP lifecycle says', () => {
     const session = await startRawLsp(cli, { initialize: false });
     sessions.push(session);
     session.send({ jsonrpc: '2.0', method: 'exit' });
-    expect(await session.exited(5_000)).toBe(1);
+    expect(await session.exited(20_000)).toBe(1);
   });
 
   it('refuses requests after shutdown with InvalidRequest, and exits 0 on exit', async () => {
@@ -123,7 +125,7 @@ describe('the language server answers as the LSP lifecycle says', () => {
     session.send(hover(2));
     expect((await answer(session, 2))?.error?.code).toBe(-32600);
     session.send({ jsonrpc: '2.0', method: 'exit' });
-    expect(await session.exited(5_000)).toBe(0);
+    expect(await session.exited(20_000)).toBe(0);
   });
 
   it('starts as vscode-languageclient starts it, with --clientProcessId appended, and refuses a bad one', async () => {
@@ -139,7 +141,7 @@ describe('the language server answers as the LSP lifecycle says', () => {
 
     const bad = await startRawLsp(cli, { initialize: false, args: ['--clientProcessId', 'abc'] });
     sessions.push(bad);
-    expect(await bad.exited(5_000)).toBe(2);
+    expect(await bad.exited(20_000)).toBe(2);
     expect(bad.stderr()).toMatch(/--clientProcessId must be a process id/);
   });
 

@@ -17,7 +17,7 @@ export interface RawLspSession {
   write(bytes: string): void;
   /** Frames and writes one message. */
   send(message: unknown): void;
-  /** Resolves with the first message that matches, or undefined after `timeout` ms or on exit. */
+  /** Resolves with the first message that matches, or undefined after `timeout` ms (25 s: a server start on a loaded machine) or on exit. */
   waitFor(
     match: (message: RawMessage) => boolean,
     timeout?: number,
@@ -81,7 +81,7 @@ export async function startRawLsp(
       child.stdin!.write(`Content-Length: ${body.length}\r\n\r\n`);
       child.stdin!.write(body);
     },
-    async waitFor(match, timeout = 10_000) {
+    async waitFor(match, timeout = 25_000) {
       const deadline = Date.now() + timeout;
       while (Date.now() < deadline && exitCode === undefined) {
         const found = messages.find(match);
