@@ -14,7 +14,9 @@ export const TOKEN_HELP = `Usage:
 Creates, revokes or lists bearer credentials of the local workspace. A token
 is printed once, on stdout; only its SHA-256 is stored. Revoking an
 application's last executor credential leaves the parks and questions held
-for it addressed to nobody: a member still answers them. A member credential
+for it addressed to nobody: a member still answers them. Revoking a member
+an approval policy rule counts on goes ahead, and warns on stderr for each
+rule its live members can no longer meet. A member credential
 is an approver (decides calls) unless --role admin makes it an admin (also
 manages credentials, applications and policies). "list" shows each
 credential's id, kind, role (- for agent and executor), state and label.
