@@ -4,8 +4,8 @@ import { approveTask } from '../kernel/verbs/approvals.js';
 import { denyTask, resolveTask } from '../kernel/verbs/decisions.js';
 import { retryTask } from '../kernel/verbs/retry.js';
 import { pageOpenDecisions } from '../store/tasks.js';
-import { decodeDecisionCursor, encodeDecisionCursor } from './decision-cursor.js';
 import { implement } from './operation.js';
+import { decodeDecisionCursor, encodeDecisionCursor } from './page-cursors.js';
 
 function address(input: { workspace_id: string; run_id: string; task_key: string }) {
   return { workspaceId: input.workspace_id, runId: input.run_id, taskKey: input.task_key };

@@ -3,8 +3,8 @@ import { AirlockError } from '../errors.js';
 import { deliveryView } from '../kernel/views.js';
 import { settleAgainOnRedelivery } from '../notifications/message-settle.js';
 import { findDelivery, listDeliveries, scheduleRedelivery } from '../store/notifications.js';
-import { decodeDeliveryCursor, encodeDeliveryCursor } from './delivery-cursor.js';
 import { implement } from './operation.js';
+import { decodeDeliveryCursor, encodeDeliveryCursor } from './page-cursors.js';
 
 /**
  * GET /api/v1/workspaces/{ws}/notifications: a page of the outbox, newest

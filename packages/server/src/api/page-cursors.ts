@@ -1,6 +1,13 @@
 import { isStorableText } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import type { DeliveryCursor } from '../store/notifications.js';
 import type { RunCursor } from '../store/runs.js';
+import type { DecisionCursor } from '../store/tasks.js';
+
+/*
+ * The lists' page cursors: base64url JSON of where the next page starts, read back only when
+ * they encode back to the same text, so a cursor is opaque and one list refuses another's.
+ */
 
 /** A task key as the kernel plants them: `t` and a number without leading zeros. */
 const TASK_KEY = /^t[1-9][0-9]*$/;
@@ -73,4 +80,66 @@ export function decodeTaskCursor(cursor: string, runId: string): string {
     throw refused("run's task list");
   }
   return parts[1];
+}
+
+/** The cursor after a row of the waiting list: its (created_at, run_id, key), base64url JSON. */
+export function encodeDecisionCursor(row: { created_at: number; run_id: string; key: string }) {
+  return Buffer.from(JSON.stringify([row.created_at, row.run_id, row.key])).toString('base64url');
+}
+
+/**
+ * Reads a cursor made by {@link encodeDecisionCursor}: one that encodes back
+ * to the same text, whose ids no store would refuse (NUL, on PostgreSQL) or
+ * read otherwise, so every store answers a made-up cursor alike.
+ * @throws AirlockError invalid_input for anything else.
+ */
+export function decodeDecisionCursor(cursor: string): DecisionCursor {
+  const parts = readJson(cursor);
+  if (
+    !Array.isArray(parts) ||
+    parts.length !== 3 ||
+    !Number.isSafeInteger(parts[0]) ||
+    typeof parts[1] !== 'string' ||
+    typeof parts[2] !== 'string' ||
+    !isStorableText(parts[1]) ||
+    !isStorableText(parts[2]) ||
+    encodeDecisionCursor({ created_at: parts[0], run_id: parts[1], key: parts[2] }) !== cursor
+  ) {
+    throw refused('decisions list');
+  }
+  return { createdAt: parts[0] as number, runId: parts[1], key: parts[2] };
+}
+
+/**
+ * Names the outbox list in its cursors: a runs cursor is (created_at, id) too,
+ * and each list refuses the other's (docs/limits.md).
+ */
+const DELIVERIES = 'deliveries';
+
+/** The cursor after a delivery of the outbox list: its (created_at, id), base64url JSON. */
+export function encodeDeliveryCursor(row: { created_at: number; id: string }): string {
+  return Buffer.from(JSON.stringify([DELIVERIES, row.created_at, row.id])).toString('base64url');
+}
+
+/**
+ * Reads a cursor made by {@link encodeDeliveryCursor}: one that names this
+ * list and encodes back to the same text, whose id no store would refuse
+ * (NUL, on PostgreSQL) or read otherwise, so every store answers a made-up
+ * cursor alike.
+ * @throws AirlockError invalid_input for anything else.
+ */
+export function decodeDeliveryCursor(cursor: string): DeliveryCursor {
+  const parts = readJson(cursor);
+  if (
+    !Array.isArray(parts) ||
+    parts.length !== 3 ||
+    parts[0] !== DELIVERIES ||
+    !Number.isSafeInteger(parts[1]) ||
+    typeof parts[2] !== 'string' ||
+    !isStorableText(parts[2]) ||
+    encodeDeliveryCursor({ created_at: parts[1], id: parts[2] }) !== cursor
+  ) {
+    throw refused('notifications list');
+  }
+  return { createdAt: parts[1] as number, id: parts[2] };
 }

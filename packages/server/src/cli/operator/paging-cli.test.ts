@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeDecisionCursor } from '../../api/decision-cursor.js';
+import { encodeDecisionCursor } from '../../api/page-cursors.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import { runOperatorCli, sqliteBackend, waitForDecisions } from '../../testing/operator-cli.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
-import { decodeDecisionCursor, encodeDecisionCursor } from './decision-cursor.js';
+import { decodeDecisionCursor, encodeDecisionCursor } from './page-cursors.js';
 
 /** A cursor as the list writes one, of any three parts. */
 function forged(parts: unknown[]): string {
@@ -31,7 +31,7 @@ describe('decodeDecisionCursor', () => {
   it('refuses a made-up cursor whose ids a store would refuse or read otherwise', () => {
     for (const cursor of MADE_UP) {
       expect(() => decodeDecisionCursor(cursor), cursor).toThrow(
-        'cursor: not a cursor this list returned',
+        'cursor: not a cursor this decisions list returned',
       );
     }
   });
@@ -53,7 +53,14 @@ for (const backend of await backends()) {
         expect(answer.status, cursor).toBe(400);
         expect(answer.body.error).toEqual({
           code: 'invalid_input',
-          detail: 'cursor: not a cursor this list returned',
+          detail: 'cursor: not a cursor this decisions list returned',
+          problems: [
+            {
+              code: 'invalid_cursor',
+              pointer: '/cursor',
+              message: 'not a cursor this decisions list returned; pass a next_cursor as it came',
+            },
+          ],
         });
       }
     });
