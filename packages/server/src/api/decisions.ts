@@ -5,7 +5,7 @@ import { denyTask, resolveTask } from '../kernel/verbs/decisions.js';
 import { retryTask } from '../kernel/verbs/retry.js';
 import { pageOpenDecisions } from '../store/tasks.js';
 import { implement } from './operation.js';
-import { decodeDecisionCursor, encodeDecisionCursor } from './page-cursors.js';
+import { decodeDecisionCursor, encodeDecisionCursor, pageOf } from './page-cursors.js';
 
 function address(input: { workspace_id: string; run_id: string; task_key: string }) {
   return { workspaceId: input.workspace_id, runId: input.run_id, taskKey: input.task_key };
@@ -63,13 +63,12 @@ export const listDecisions = implement(
       order: input.order,
       after,
     });
-    const page = rows.slice(0, input.limit);
-    const last = page[page.length - 1];
+    const { page, next_cursor } = pageOf(rows, input.limit, encodeDecisionCursor);
     return {
       // Views with each call's approval progress and the names of who approved it so far.
       decisions: await decisionViews(store, principal.workspace_id, page),
       total,
-      next_cursor: rows.length > input.limit && last ? encodeDecisionCursor(last) : null,
+      next_cursor,
     };
   },
 );

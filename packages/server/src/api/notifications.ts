@@ -4,7 +4,7 @@ import { deliveryView } from '../kernel/views.js';
 import { settleAgainOnRedelivery } from '../notifications/message-settle.js';
 import { findDelivery, listDeliveries, scheduleRedelivery } from '../store/notifications.js';
 import { implement } from './operation.js';
-import { decodeDeliveryCursor, encodeDeliveryCursor } from './page-cursors.js';
+import { decodeDeliveryCursor, encodeDeliveryCursor, pageOf } from './page-cursors.js';
 
 /**
  * GET /api/v1/workspaces/{ws}/notifications: a page of the outbox, newest
@@ -23,12 +23,8 @@ export const listNotifications = implement(
       limit: input.limit + 1,
       after,
     });
-    const page = rows.slice(0, input.limit);
-    const last = page[page.length - 1];
-    return {
-      deliveries: page.map(deliveryView),
-      next_cursor: rows.length > input.limit && last ? encodeDeliveryCursor(last) : null,
-    };
+    const { page, next_cursor } = pageOf(rows, input.limit, encodeDeliveryCursor);
+    return { deliveries: page.map(deliveryView), next_cursor };
   },
 );
 

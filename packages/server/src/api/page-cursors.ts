@@ -30,6 +30,22 @@ function refused(list: string): AirlockError {
   ]);
 }
 
+/**
+ * A page of a list read one row past its `limit` (the row past tells whether another page
+ * follows): its rows, and the cursor after its last row while one follows, else null. With no
+ * limit, every row and null.
+ */
+export function pageOf<Row>(
+  rows: readonly Row[],
+  limit: number | undefined,
+  cursorAfter: (row: Row) => string,
+): { page: Row[]; next_cursor: string | null } {
+  if (limit === undefined || rows.length <= limit) return { page: [...rows], next_cursor: null };
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, next_cursor: last === undefined ? null : cursorAfter(last) };
+}
+
 /** The cursor after a run of the runs list: its (created_at, id), base64url JSON. */
 export function encodeRunCursor(run: { created_at: number; id: string }): string {
   return Buffer.from(JSON.stringify([run.created_at, run.id])).toString('base64url');

@@ -11,7 +11,7 @@ import { principalNames } from '../store/principal-roster.js';
 import { listRuns as listStoredRuns } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
 import { implement } from './operation.js';
-import { decodeRunCursor, encodeRunCursor } from './page-cursors.js';
+import { decodeRunCursor, encodeRunCursor, pageOf } from './page-cursors.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
 
 /**
@@ -68,12 +68,8 @@ export const listRuns = implement(
       limit: input.limit + 1,
       after,
     });
-    const page = rows.slice(0, input.limit);
-    const last = page[page.length - 1];
-    return {
-      runs: page.map(runView),
-      next_cursor: rows.length > input.limit && last ? encodeRunCursor(last) : null,
-    };
+    const { page, next_cursor } = pageOf(rows, input.limit, encodeRunCursor);
+    return { runs: page.map(runView), next_cursor };
   },
 );
 

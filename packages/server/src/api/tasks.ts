@@ -4,7 +4,7 @@ import { decisionViews } from '../kernel/verbs/approval-quorum.js';
 import { appendAuthorRow, readTask } from '../kernel/verbs/decisions.js';
 import { listTasksOfRun } from '../store/tasks.js';
 import { implement } from './operation.js';
-import { decodeTaskCursor, encodeTaskCursor } from './page-cursors.js';
+import { decodeTaskCursor, encodeTaskCursor, pageOf } from './page-cursors.js';
 
 /**
  * GET /api/v1/workspaces/{ws}/runs/{run}/tasks: the run's rows in planting
@@ -24,12 +24,10 @@ export const listTasks = implement(
       limit: limit === undefined ? undefined : limit + 1,
       afterKey,
     });
-    const more = limit !== undefined && rows.length > limit;
-    const page = more ? rows.slice(0, limit) : rows;
-    const last = page[page.length - 1];
+    const { page, next_cursor } = pageOf(rows, limit, encodeTaskCursor);
     return {
       tasks: await decisionViews(kernel.context.store, principal.workspace_id, page),
-      next_cursor: more && last ? encodeTaskCursor(last) : null,
+      next_cursor,
     };
   },
 );
