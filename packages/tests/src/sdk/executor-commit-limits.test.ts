@@ -71,7 +71,11 @@ describe('executor commits that cannot arrive or are not answered', () => {
    * `proxyUrl`, until its run completed and its commit settled (committed or
    * reported): what the executor ran, reported and committed.
    */
-  const buildOnce = async (proxyUrl: string, result: string, timeoutMs?: number) => {
+  const buildOnce = async (
+    proxyUrl: string,
+    result: string,
+    { timeoutMs, leaseMs = 1000 }: { timeoutMs?: number; leaseMs?: number } = {},
+  ) => {
     const seen = { ran: 0, errors: [] as Error[], committed: [] as TaskView[] };
     const executor = start(
       {
@@ -82,7 +86,7 @@ describe('executor commits that cannot arrive or are not answered', () => {
       },
       {
         url: proxyUrl,
-        leaseMs: 1000,
+        leaseMs,
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         onError: (error, task) => {
           if (task) seen.errors.push(error);
@@ -108,11 +112,14 @@ describe('executor commits that cannot arrive or are not answered', () => {
         steerCommits('lands-unanswered', lost, 'forward'),
       );
       try {
-        // A held answer times out after three leases: heartbeats meanwhile hear lease_lost.
+        // A held answer times out after three leases: heartbeats meanwhile hear lease_lost. A
+        // dropped one is retried at once, within a lease long enough that a loaded machine does
+        // not lapse it first (at 1 s the retry met a lapsed lease, and the executor reported the
+        // lost answer instead, in a fresh-clone run beside other jobs).
         const { ran, errors, committed, runId } = await buildOnce(
           proxy.url,
           'lands-unanswered',
-          3000,
+          lost === 'hold_answer' ? { timeoutMs: 3000 } : { timeoutMs: 15_000, leaseMs: 5000 },
         );
         expect(errors).toEqual([]);
         expect(committed).toHaveLength(1);
@@ -140,7 +147,10 @@ describe('executor commits that cannot arrive or are not answered', () => {
       steerCommits('lands-reworded', 'drop_answer', reworded),
     );
     try {
-      const { ran, errors, committed } = await buildOnce(proxy.url, 'lands-reworded');
+      // A lease a loaded machine does not lapse before the retry (see the drop_answer case above).
+      const { ran, errors, committed } = await buildOnce(proxy.url, 'lands-reworded', {
+        leaseMs: 5000,
+      });
       expect(errors).toEqual([]);
       expect(committed).toEqual([
         expect.objectContaining({ state: 'succeeded', result: 'lands-reworded' }),
