@@ -9,7 +9,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
-import { parseLimit } from './paging.js';
+import { parseLimit, readPages } from './paging.js';
 
 /** `airlock decisions --help` */
 export const DECISIONS_HELP = `Usage:
@@ -113,30 +113,6 @@ function parseInput(text: string): JsonValue {
   }
 }
 
-/** A page of the decisions list, or with `all` every page after the first as one. */
-async function listDecisions(
-  connection: Connection,
-  options: { limit: number | undefined; cursor: string | undefined; all: boolean },
-) {
-  const { limit } = options;
-  const page = (cursor: string | undefined) =>
-    connection.call('decisions.list', {
-      workspace_id: connection.workspace,
-      ...(limit ? { limit } : {}),
-      ...(cursor ? { cursor } : {}),
-    });
-  const first = await page(options.cursor);
-  // The kernel hands a cursor only when a row follows the page.
-  if (!options.all) return first;
-  const decisions = [...first.decisions];
-  for (let cursor = first.next_cursor; cursor; ) {
-    const next = await page(cursor);
-    decisions.push(...next.decisions);
-    cursor = next.next_cursor;
-  }
-  return { ...first, decisions, next_cursor: null };
-}
-
 /** Runs `airlock decisions ...`; returns the exit code. */
 export async function decisions(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, 'decisions', {
@@ -170,11 +146,20 @@ export async function decisions(argv: string[]): Promise<number> {
       if (typeof values.cursor === 'string' && values.all === true) {
         throw new UsageError('airlock decisions list: give --cursor or --all, not both');
       }
-      const body = await listDecisions(connection, {
-        limit,
-        cursor: typeof values.cursor === 'string' ? values.cursor : undefined,
-        all: values.all === true,
-      });
+      const body = await readPages(
+        (cursor) =>
+          connection.call('decisions.list', {
+            workspace_id: connection.workspace,
+            ...(limit ? { limit } : {}),
+            ...(cursor ? { cursor } : {}),
+          }),
+        {
+          command: 'airlock decisions list',
+          cursor: typeof values.cursor === 'string' ? values.cursor : undefined,
+          all: values.all === true,
+          rowsOf: (one) => one.decisions,
+        },
+      );
       print(connection, body, () => [
         ...(body.decisions.length === 0
           ? [

@@ -8,7 +8,7 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice, parseIdFilter } from './filter-values.js';
-import { parseLimit } from './paging.js';
+import { parseLimit, readPages } from './paging.js';
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
@@ -78,16 +78,12 @@ export async function notifications(argv: string[]): Promise<number> {
           ...(limit ? { limit } : {}),
           ...(after ? { cursor: after } : {}),
         });
-      const body = await page(cursor);
-      if (values.all === true) {
-        // Every page after the first, as one list.
-        for (let next = body.next_cursor; next; ) {
-          const following = await page(next);
-          body.deliveries.push(...following.deliveries);
-          next = following.next_cursor;
-        }
-        body.next_cursor = null;
-      }
+      const body = await readPages(page, {
+        command,
+        cursor,
+        all: values.all === true,
+        rowsOf: (one) => one.deliveries,
+      });
       const again = [
         command,
         ...(state ? [`--state ${state}`] : []),

@@ -1,5 +1,5 @@
 import { plainWholeNumber } from '../whole-number.js';
-import { UsageError } from './connection.js';
+import { OperatorError, UsageError } from './connection.js';
 
 /** The most rows one page of a list holds (the API's bound). */
 export const MAX_PAGE = 1000;
@@ -39,4 +39,49 @@ export function parseLimit(
     min: 1,
     max: MAX_PAGE,
   });
+}
+
+/** One page of a cursor-paged list as the kernel answers it. */
+interface CursorPage {
+  next_cursor: string | null;
+}
+
+/**
+ * Reads one page of a list from `cursor`, or with `all` every page from the
+ * first, their rows gathered into the first page's (`rowsOf`) and
+ * `next_cursor` null.
+ * @throws OperatorError (exit 1) when, with `all`, the kernel answers a cursor
+ *   it answered before: reading on would go round for ever. Whatever `readPage` throws.
+ */
+export async function readPages<Page extends CursorPage, Row>(
+  readPage: (cursor: string | undefined) => Promise<Page>,
+  options: {
+    command: string;
+    cursor: string | undefined;
+    all: boolean;
+    rowsOf: (page: Page) => Row[];
+  },
+): Promise<Page> {
+  const first = await readPage(options.cursor);
+  // The kernel hands a cursor only when a row follows the page.
+  if (!options.all) return first;
+  const rows = options.rowsOf(first);
+  const seen = new Set<string>();
+  let pages = 1;
+  for (let cursor = first.next_cursor; cursor; ) {
+    seen.add(cursor);
+    const next = await readPage(cursor);
+    pages += 1;
+    rows.push(...options.rowsOf(next));
+    cursor = next.next_cursor;
+    if (cursor && seen.has(cursor)) {
+      throw new OperatorError(
+        `${options.command} --all: the kernel answered the same cursor twice ("${cursor}"), ` +
+          `so reading on would never end; stopped after ${pages} pages (${rows.length} rows)`,
+        1,
+      );
+    }
+  }
+  first.next_cursor = null;
+  return first;
 }

@@ -8,7 +8,7 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice } from './filter-values.js';
-import { parseLimit } from './paging.js';
+import { parseLimit, readPages } from './paging.js';
 
 /** `airlock runs --help` */
 export const RUNS_HELP = `Usage:
@@ -74,16 +74,12 @@ export async function runs(argv: string[]): Promise<number> {
           ...(state ? { state } : {}),
           ...(after ? { cursor: after } : {}),
         });
-      const body = await page(cursor);
-      if (values.all === true) {
-        // Every page after the first, as one list.
-        for (let next = body.next_cursor; next; ) {
-          const following = await page(next);
-          body.runs.push(...following.runs);
-          next = following.next_cursor;
-        }
-        body.next_cursor = null;
-      }
+      const body = await readPages(page, {
+        command: 'airlock runs list',
+        cursor,
+        all: values.all === true,
+        rowsOf: (one) => one.runs,
+      });
       const again = [
         'airlock runs list',
         ...(state ? [`--state ${state}`] : []),
