@@ -159,6 +159,13 @@ export const EVENT_SCHEMAS = [
       deadline_at: z.number().int().nullable(),
       effect_profile: EffectProfileViewSchema,
       approvals_required: approvalsRequired,
+      /**
+       * False when fewer live members may approve the call than approvals_required (an approver
+       * was revoked, or no_self_approval bars the requester), as the row view's
+       * approvals.reachable says then. Absent when no approval policy rule covers the call, and
+       * on events an older kernel wrote.
+       */
+      approvals_reachable: z.boolean().optional(),
       reminders,
     }),
   ),

@@ -19,11 +19,12 @@ import type { KernelContext } from '../context.js';
 import { plantRow } from '../machines/move-task.js';
 import { touchRun } from '../machines/run-machine.js';
 import type { TaskEventOf } from '../machines/task-machine.js';
-import { approvalsRequiredNow, policyActionsOf } from '../verbs/approval-quorum.js';
+import { policyActionsOf } from '../verbs/approval-quorum.js';
 import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
 import { bindAuthorGrant, countAppenderApproval } from './author-grant.js';
 import type { IncomingCall } from './incoming-call.js';
 import { refuseUnoffered } from './offered-tools.js';
+import { parkApprovals } from './park-approvals.js';
 import { applyPolicyLayers, frozenOf } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
 
@@ -334,8 +335,8 @@ export async function plantToolRow(
         addressee: row.addressee,
         deadline_at: row.deadline_at,
         effect_profile: effectProfile,
-        // A reader (the inbox) shows "0 of 2 approvals" from the event, without reading the row.
-        approvals_required: await approvalsRequiredNow(tx, run, row),
+        // A reader (the inbox) shows "0 of 2 approvals" (or too few approvers) without a read.
+        ...(await parkApprovals(tx, run, row)),
         ...reminders,
       },
       principal: RULE_PRINCIPAL,
