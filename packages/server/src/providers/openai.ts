@@ -153,7 +153,8 @@ export class OpenAIProvider implements ModelProvider {
       if (calls.length === 0) continue;
       messages.push({
         role: 'assistant',
-        content: null,
+        // What the model wrote with its calls (its plan), so it reads its own reasoning back.
+        content: past.text ?? null,
         tool_calls: calls.map((r) => ({
           id: r.tool_call_id ?? r.task_key,
           type: 'function',

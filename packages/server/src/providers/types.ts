@@ -33,6 +33,12 @@ export interface FedResult {
 export interface PastRound {
   round: number;
   results: FedResult[];
+  /**
+   * What the model wrote alongside the round's calls (its plan), as kept (at most
+   * {@link ASSISTANT_TEXT_MAX} characters); absent when it wrote nothing, or the round
+   * was recorded before the kernel kept it.
+   */
+  text?: string | undefined;
 }
 
 /** What a provider is asked: the conversation so far. */
@@ -57,13 +63,19 @@ export type ProviderRound =
 /** The most characters of a provider failure's detail the run keeps. */
 export const PROVIDER_DETAIL_MAX = 2000;
 
-/** A detail cut to {@link PROVIDER_DETAIL_MAX} characters with an ellipsis, never inside a surrogate pair. */
-function boundedDetail(detail: string): string {
-  if (detail.length <= PROVIDER_DETAIL_MAX) return detail;
-  let end = PROVIDER_DETAIL_MAX - 1;
-  const last = detail.charCodeAt(end - 1);
+/**
+ * The most characters of what the model wrote alongside a round's calls the run keeps
+ * and sends back to it: a plan, not a document (its answer's own bound is the completion's).
+ */
+export const ASSISTANT_TEXT_MAX = 16_000;
+
+/** `text` cut to `max` characters with an ellipsis, never inside a surrogate pair. */
+export function boundedText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${detail.slice(0, end)}…`;
+  return `${text.slice(0, end)}…`;
 }
 
 /** The failure codes a provider fails a run with (core's list is the one that names them). */
@@ -87,7 +99,7 @@ export class ProviderError extends Error {
     readonly code: ProviderFailureCode,
     detail: string,
   ) {
-    const kept = asKeptText(boundedDetail(detail));
+    const kept = asKeptText(boundedText(detail, PROVIDER_DETAIL_MAX));
     super(`${code}: ${kept}`);
     this.detail = kept;
     this.name = 'ProviderError';

@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
 import { approvalPoliciesMigration } from './approval-policies-migration.js';
+import { assistantTextMigration } from './assistant-text-migration.js';
 import { credentialsByWorkspaceMigration } from './credentials-by-workspace-migration.js';
 import type { Dialect } from './dialect.js';
 import {
@@ -53,6 +54,7 @@ export class StaticMigrations implements MigrationProvider {
       '0021_credentials_by_workspace': credentialsByWorkspaceMigration(),
       '0022_retention_sweeps': retentionSweepsMigration(this.dialect),
       '0023_store_identity_cluster': storeIdentityClusterMigration(this.dialect),
+      '0024_assistant_text': assistantTextMigration(),
     };
   }
 }

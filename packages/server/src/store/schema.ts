@@ -177,6 +177,12 @@ export interface TaskTable {
   hook_source: string | null;
   /** The member who appended an author row through the tasks door; null for any other row. */
   appended_by: string | null;
+  /**
+   * What the model wrote alongside its calls (its plan), on the first row of the round; null
+   * on any other row, a round it wrote nothing with, and rows from before the column. Optional
+   * only for the rows the kernel builds before planting (the plant writes it afterwards).
+   */
+  assistant_text?: string | null;
   created_at: number;
   updated_at: number;
 }

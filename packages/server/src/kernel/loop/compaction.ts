@@ -25,13 +25,14 @@ async function measure(reader: Reader, run: RunTable) {
   let bytes = bytesOf((JSON.parse(run.input) as { content?: string }).content ?? '');
   bytes += run.summary === null ? 0 : bytesOf(run.summary);
   const older: PastRound[] = [];
-  for (const [round, results] of byRound) {
-    if (round <= run.summary_through_round) continue;
-    for (const r of results) {
+  for (const past of byRound.values()) {
+    if (past.round <= run.summary_through_round) continue;
+    bytes += past.text === undefined ? 0 : bytesOf(past.text);
+    for (const r of past.results) {
       bytes += bytesOf(r.tool_name) + bytesOf(JSON.stringify(r.tool_input)) + bytesOf(r.content);
       bytes += r.answer === undefined ? 0 : bytesOf(r.answer);
     }
-    if (round < run.round) older.push({ round, results });
+    if (past.round < run.round) older.push(past);
   }
   return { bytes, older };
 }
@@ -153,9 +154,9 @@ export async function summarize(
   const { row } = summary;
   const through = (JSON.parse(row.tool_input) as { through_round: number }).through_round;
   const byRound = await readRounds(reader, run);
-  const rounds = [...byRound.entries()]
-    .filter(([round]) => round > run.summary_through_round && round <= through)
-    .map(([round, results]) => ({ round, results }));
+  const rounds = [...byRound.values()].filter(
+    (past) => past.round > run.summary_through_round && past.round <= through,
+  );
   const config = JSON.parse(run.provider) as { kind: string };
   const model = ctx.providers.get(config.kind);
   const limit = modelRequestSignal(ctx, {

@@ -84,23 +84,30 @@ function keyNumber(key: string): number {
   return Number.parseInt(key.slice(1), 10);
 }
 
-/** Every round the model has read, by round number (results and stop-hook feedback). */
-export async function readRounds(reader: Reader, run: RunTable): Promise<Map<number, FedResult[]>> {
+/**
+ * Every round the model has read, by round number: results and stop-hook feedback, and
+ * what the model wrote alongside the round's calls.
+ */
+export async function readRounds(reader: Reader, run: RunTable): Promise<Map<number, PastRound>> {
   if (run.round === 0) return new Map();
   return roundsOf(await listFedTasks(reader, run.id), run);
 }
 
-/** The fed rows of a run by round, each round's in key order. */
-function roundsOf(tasks: TaskTable[], run: RunTable): Map<number, FedResult[]> {
-  const byRound = new Map<number, FedResult[]>();
+/** The fed rows of a run by round, each round's in key order, with the round's text. */
+function roundsOf(tasks: TaskTable[], run: RunTable): Map<number, PastRound> {
+  const byRound = new Map<number, PastRound>();
   // A stop hook's continuation feedback is read in the round it opened.
   tasks.sort((a, b) => a.round - b.round || keyNumber(a.key) - keyNumber(b.key));
   for (const task of tasks) {
     const fed = fedResult(task, run);
     if (!fed) continue;
-    const list = byRound.get(task.round) ?? [];
-    list.push(fed);
-    byRound.set(task.round, list);
+    const past = byRound.get(task.round) ?? { round: task.round, results: [] };
+    past.results.push(fed);
+    // Kept on the round's first row (store/round-text.ts); absent on rows from before it.
+    if (typeof task.assistant_text === 'string' && past.text === undefined) {
+      past.text = task.assistant_text;
+    }
+    byRound.set(task.round, past);
   }
   return byRound;
 }
@@ -175,10 +182,8 @@ export async function readHistory(reader: Reader, run: RunTable): Promise<RunRea
   const tasks = run.round === 0 ? [] : await listFedTasks(reader, run.id);
   const refusedInARow = refusedRoundsInARow(tasks, run);
   const byRound = roundsOf(tasks, run);
-  const history = [...byRound.entries()]
-    .filter(([round]) => round > run.summary_through_round)
-    .map(([round, results]) => ({ round, results }));
+  const history = [...byRound.values()].filter((past) => past.round > run.summary_through_round);
   const summary = summaryRound(run);
   if (summary) history.unshift(summary);
-  return { history, fed: byRound.get(run.round) ?? [], refusedInARow };
+  return { history, fed: byRound.get(run.round)?.results ?? [], refusedInARow };
 }

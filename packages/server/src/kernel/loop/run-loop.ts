@@ -1,4 +1,6 @@
 import {
+  ASSISTANT_TEXT_MAX,
+  boundedText,
   type FedResult,
   type ModelProvider,
   type ProposedCall,
@@ -6,6 +8,7 @@ import {
   type ProviderRound,
 } from '../../providers/types.js';
 import { workspaceHead } from '../../store/events.js';
+import { writeAssistantText } from '../../store/round-text.js';
 import { peekRun } from '../../store/runs.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -150,12 +153,18 @@ export async function applyRound(
   }
   run.round += 1;
   setRunPhase(tx, run, 'round_planted');
+  // What the model wrote with its calls (its plan): the run's story shows it, and the model
+  // reads it back with the round's calls.
+  const text = outcome.content ? boundedText(outcome.content, ASSISTANT_TEXT_MAX) : undefined;
   tx.emit({
     ...base,
     type: 'run.round_started',
-    data: { round: run.round, calls: outcome.calls.length },
+    data: { round: run.round, calls: outcome.calls.length, ...(text ? { text } : {}) },
   });
-  return plantCalls(ctx, tx, run, outcome.calls);
+  const planted = await plantCalls(ctx, tx, run, outcome.calls);
+  const first = planted[0];
+  if (text && first) await writeAssistantText(tx, { runId: run.id, key: first.key, text });
+  return planted;
 }
 
 /**
