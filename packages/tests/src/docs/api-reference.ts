@@ -66,8 +66,21 @@ export function typeOf(schema: JsonSchema | undefined): string {
   return types.map((type) => (type === 'array' ? `${typeOf(schema.items)}[]` : type)).join(' \\| ');
 }
 
+/** A text for one cell of a Markdown table: on one line, its pipes escaped. */
+function tableCell(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** A field's notes: its description (zod's `.describe()`), then its default and bounds. */
 function notes(schema: JsonSchema | undefined): string {
   if (!schema) return '';
+  const bounds = constraints(schema);
+  if (!schema.description) return bounds;
+  const description = tableCell(schema.description.trim());
+  return bounds ? `${description} (${bounds})` : description;
+}
+
+function constraints(schema: JsonSchema): string {
   const parts: string[] = [];
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
   // The bounds of every safe integer say nothing a reader needs.
