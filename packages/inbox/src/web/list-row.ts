@@ -25,7 +25,7 @@ export interface RowFacts {
   progress: string | null;
   /**
    * True when too few members may approve the call to meet its quorum (read
-   * from the kernel; a row painted from the feed alone says nothing of it).
+   * from the kernel, or from its park's `approvals_reachable`).
    */
   unreachable?: boolean;
 }

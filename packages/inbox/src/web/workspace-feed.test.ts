@@ -27,6 +27,7 @@ describe('previewOf', () => {
       kind: 'approval',
       summary: 'bash rm -rf ./build',
       progress: null,
+      unreachable: false,
     });
   });
 
@@ -41,6 +42,23 @@ describe('previewOf', () => {
     expect(previewOf(parked(data(1)), created)?.progress).toBeNull();
     // An older kernel's park says nothing of its quorum: one approval is assumed until it is read.
     expect(previewOf(parked(data()), created)?.progress).toBeNull();
+  });
+
+  it('says too few approvers when the park says the quorum cannot be met', () => {
+    const data = (approvals_reachable?: boolean) => ({
+      state: 'needs_approval',
+      effect_profile: { tool_name: 'bash', tool_input: { command: 'rm -rf ./build' } },
+      approvals_required: 2,
+      ...(approvals_reachable === undefined ? {} : { approvals_reachable }),
+    });
+    const created = { round: 1, tool_name: 'bash', created_at: 1 };
+    expect(previewOf(parked(data(false)), created)).toMatchObject({
+      progress: '0 of 2 approvals',
+      unreachable: true,
+    });
+    expect(previewOf(parked(data(true)), created)?.unreachable).toBe(false);
+    // An older kernel's park, or one no policy rule covers, says nothing of it.
+    expect(previewOf(parked(data()), created)?.unreachable).toBe(false);
   });
 
   it('previews nothing without the row’s creation or a frozen input', () => {

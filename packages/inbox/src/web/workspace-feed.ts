@@ -53,7 +53,8 @@ const record = (value: unknown): Record<string, unknown> =>
 /**
  * The row a park shows, from the facts its `task.created` event gave and
  * the input and approvals needed its `task.parked` event froze ("0 of 2
- * approvals" when the approval policy asks several); null when either is missing.
+ * approvals" when the approval policy asks several, and "too few approvers" when it says
+ * the live members cannot give them); null when either is missing.
  */
 export function previewOf(event: FeedEvent, created: Created | undefined): RowFacts | null {
   const data = record(event.data);
@@ -69,6 +70,8 @@ export function previewOf(event: FeedEvent, created: Created | undefined): RowFa
     kind: 'approval',
     summary: callLine(created.tool_name, profile.tool_input, 160),
     progress: approvalsWords(0, required),
+    // Absent on an older kernel's park and on one no policy rule covers: nothing to warn of.
+    unreachable: data.approvals_reachable === false,
   };
 }
 
