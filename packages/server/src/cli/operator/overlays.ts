@@ -121,9 +121,10 @@ export async function overlays(argv: string[]): Promise<number> {
     }
     case 'replace': {
       const scope = await scopeOf(first);
-      const groups = await readOverlayFile(need(values.file, '--file <path>'), scope);
+      // The command line first: a usage error is named before the file is read and judged.
       const owner_id = need(second, '<owner>');
       const expected_digest = need(values.digest, '--digest <digest-you-read>');
+      const groups = await readOverlayFile(need(values.file, '--file <path>'), scope);
       show(
         await connection.call('overlays.replace', {
           workspace_id,
@@ -146,17 +147,14 @@ export async function overlays(argv: string[]): Promise<number> {
       if (typeof values.file === 'string' && typeof values.repo === 'string') {
         throw new UsageError('airlock overlays load: give --repo <dir> or --file <path>, not both');
       }
+      const owner_id = need(first, '<agent-application-id>');
       const groups = await readOverlayFile(
         typeof values.file === 'string'
           ? values.file
           : join(typeof values.repo === 'string' ? values.repo : '.', PROJECT_OVERLAY_FILE),
         'project',
       );
-      const project = {
-        workspace_id,
-        scope: 'project' as const,
-        owner_id: need(first, '<agent-application-id>'),
-      };
+      const project = { workspace_id, scope: 'project' as const, owner_id };
       const current = await connection.call('overlays.get', project);
       let view = await connection.call('overlays.replace', {
         ...project,

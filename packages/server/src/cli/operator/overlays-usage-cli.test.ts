@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runOperatorCli } from '../../testing/operator-cli.js';
+
+// No kernel: each command line is refused before any call (port 9 would refuse the connection).
+const target = {
+  url: 'http://127.0.0.1:9',
+  workspaceId: 'ws_x',
+  tokens: { member: 'alk_member_x' },
+};
+const dir = mkdtempSync(join(tmpdir(), 'airlock-overlays-usage-'));
+// A document the file check refuses (exit 1): a target outside the project.
+const bad = join(dir, 'bad.json');
+writeFileSync(
+  bad,
+  JSON.stringify([{ ruleSetId: 'x', rules: [{ verdict: 'allow', targets: ['/etc'] }] }]),
+);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('airlock overlays names a missing argument (exit 2) before it reads and judges the file', {
+  timeout: 120_000,
+}, () => {
+  it.each([
+    [
+      ['overlays', 'replace', 'user', '--file', bad, '--digest', 'd'],
+      'airlock overlays: give <owner>',
+    ],
+    [
+      ['overlays', 'replace', 'user', 'me', '--file', bad],
+      'airlock overlays: give --digest <digest-you-read>',
+    ],
+    [['overlays', 'load', '--file', bad], 'airlock overlays: give <agent-application-id>'],
+    // The repository holds no .airlock/permissions.json, yet the missing id is what is wrong.
+    [['overlays', 'load', '--repo', dir], 'airlock overlays: give <agent-application-id>'],
+  ])('%j', async (args, message) => {
+    const refused = await runOperatorCli(target, args);
+    expect(refused.stderr).toBe(`${message}\n`);
+    expect(refused.code).toBe(2);
+  });
+});
