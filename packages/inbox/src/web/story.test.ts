@@ -62,6 +62,22 @@ describe('decisionOf', () => {
     expect(parked()?.detail).toBeNull();
   });
 
+  it('says a park’s quorum was out of reach when its event says so', () => {
+    const parked = (approvals_required: number, approvals_reachable: boolean) =>
+      decisionOf(
+        event('task.parked', {
+          effect_profile: { mode: 'ask', matched_rules: [] },
+          approvals_required,
+          approvals_reachable,
+        }),
+      );
+    expect(parked(2, false)?.detail).toBe(
+      'it needs 2 approvals; too few members could approve it when it parked',
+    );
+    expect(parked(1, false)?.detail).toBe('too few members could approve it when it parked');
+    expect(parked(2, true)?.detail).toBe('it needs 2 approvals');
+  });
+
   it("shows a member's name instead of the credential id when the kernel resolved one", () => {
     const named = {
       ...event('task.approved', { decided_by: 'member:cred_a' }, 'member:cred_a'),

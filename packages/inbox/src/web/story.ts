@@ -116,10 +116,16 @@ export function decisionOf(event: StoryEvent, nameOf: NameOf = () => null): Stor
       const layer = profile.decided_by_layer;
       // The quorum the approval policy asked when it parked, when it asks several.
       const required = typeof data.approvals_required === 'number' ? data.approvals_required : 1;
+      const needs = required > 1 ? `it needs ${required} approvals` : null;
+      // Its park said the live members could not give them (an approver revoked earlier).
+      const stuck =
+        data.approvals_reachable === false
+          ? 'too few members could approve it when it parked'
+          : null;
       const parked = {
         ...base,
         outcome: 'parked',
-        detail: required > 1 ? `it needs ${required} approvals` : null,
+        detail: needs && stuck ? `${needs}; ${stuck}` : (needs ?? stuck),
       };
       if (layer !== undefined && layer !== 'approval_rules') {
         return { ...parked, decider: 'rule', by: `the ${layerWords(layer)}` };

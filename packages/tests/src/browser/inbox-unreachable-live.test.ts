@@ -58,6 +58,18 @@ describe.skipIf(browserSkipReason !== null)(
       );
       expect(await row('t2').locator('.row-unreachable').count()).toBe(0);
       expect(reads).toEqual([]);
+
+      // The run's story, drawn from the same events, says it of the park too.
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
+      const decisions = (task: string) =>
+        page.locator(`.run-view .row[data-task="${task}"] .decisions`);
+      await decisions('t1')
+        .filter({
+          hasText: 'it needs 2 approvals; too few members could approve it when it parked',
+        })
+        .waitFor();
+      await decisions('t2').filter({ hasText: 'parked by mode ask' }).waitFor();
+      expect(await decisions('t2').textContent()).not.toContain('too few members');
     });
   },
 );
