@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { addMember, type Client, type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { backends } from '../../testing/stores.js';
 
 const all = await backends();
@@ -24,8 +24,11 @@ for (const backend of all) {
     const task = (runId: string, key = 't1') => `${d.ws}/runs/${runId}/tasks/${key}`;
 
     /** A run whose one round makes these shell calls; resolves once all of them parked. */
-    async function parks(commands: string[]): Promise<{ runId: string; parks: Event[] }> {
-      const created = await d.agent.post(`${d.ws}/runs`, {
+    async function parks(
+      commands: string[],
+      by: Client = d.agent,
+    ): Promise<{ runId: string; parks: Event[] }> {
+      const created = await by.post(`${d.ws}/runs`, {
         approval_mode: 'ask',
         input: 'clean up',
         provider: {
@@ -69,6 +72,22 @@ for (const backend of all) {
       expect(parked[1]?.data).not.toHaveProperty('approvals_reachable');
       const view = (await d.member.get(task(runId))).body;
       expect(view.approvals).toMatchObject({ required: 2, reachable: false });
+    }, 120_000);
+
+    it('is false for a run a member started under no_self_approval that bars them', async () => {
+      const [eve, fay] = [await addMember(d, 'Eve'), await addMember(d, 'Fay')];
+      await setPolicy({
+        no_self_approval: true,
+        rules: [{ actions: ['destructive'], approvers: [eve.id, fay.id], required: 2 }],
+      });
+      const own = await parks(['rm -rf cache'], eve.client);
+      expect(own.parks[0]?.data).toMatchObject({
+        approvals_required: 2,
+        approvals_reachable: false,
+      });
+      expect((await d.member.get(task(own.runId))).body.approvals.reachable).toBe(false);
+      const other = await parks(['rm -rf cache']);
+      expect(other.parks[0]?.data.approvals_reachable).toBe(true);
     }, 120_000);
 
     it('is true for a call its live approvers can approve', async () => {
