@@ -9,7 +9,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
-import { parseLimit, readPages } from './paging.js';
+import { parsePaging, readPages } from './paging.js';
 
 /** `airlock decisions --help` */
 export const DECISIONS_HELP = `Usage:
@@ -142,28 +142,25 @@ export async function decisions(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'list': {
-      const limit = parseLimit(values.limit, 'airlock decisions list');
-      if (typeof values.cursor === 'string' && values.all === true) {
-        throw new UsageError('airlock decisions list: give --cursor or --all, not both');
-      }
+      const { limit, cursor, all } = parsePaging(values, 'airlock decisions list');
       const body = await readPages(
-        (cursor) =>
+        (after) =>
           connection.call('decisions.list', {
             workspace_id: connection.workspace,
             ...(limit ? { limit } : {}),
-            ...(cursor ? { cursor } : {}),
+            ...(after ? { cursor: after } : {}),
           }),
         {
           command: 'airlock decisions list',
-          cursor: typeof values.cursor === 'string' ? values.cursor : undefined,
-          all: values.all === true,
+          cursor,
+          all,
           rowsOf: (one) => one.decisions,
         },
       );
       print(connection, body, () => [
         ...(body.decisions.length === 0
           ? [
-              body.total === 0 || values.cursor === undefined
+              body.total === 0 || cursor === undefined
                 ? 'nothing is waiting for a person'
                 : `no more decisions after this cursor (${body.total} wait in all: airlock decisions list)`,
             ]

@@ -8,7 +8,7 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice, parseIdFilter } from './filter-values.js';
-import { parseLimit, readPages } from './paging.js';
+import { parsePaging, readPages } from './paging.js';
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
@@ -65,11 +65,7 @@ export async function notifications(argv: string[]): Promise<number> {
             : (await import('@airlock/core')).DeliveryViewSchema.shape.state.options,
       });
       const run_id = parseIdFilter(values.run, { command, flag: '--run', what: 'a run id' });
-      const limit = parseLimit(values.limit, command);
-      const cursor = typeof values.cursor === 'string' ? values.cursor : undefined;
-      if (cursor !== undefined && values.all === true) {
-        throw new UsageError(`${command}: give --cursor or --all, not both`);
-      }
+      const { limit, cursor, all } = parsePaging(values, command);
       const page = (after: string | undefined) =>
         connection.call('notifications.list', {
           workspace_id: connection.workspace,
@@ -81,7 +77,7 @@ export async function notifications(argv: string[]): Promise<number> {
       const body = await readPages(page, {
         command,
         cursor,
-        all: values.all === true,
+        all,
         rowsOf: (one) => one.deliveries,
       });
       const again = [

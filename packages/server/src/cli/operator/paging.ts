@@ -1,5 +1,6 @@
 import { plainWholeNumber } from '../whole-number.js';
 import { OperatorError, UsageError } from './connection.js';
+import { parseIdFilter } from './filter-values.js';
 
 /** The most rows one page of a list holds (the API's bound). */
 export const MAX_PAGE = 1000;
@@ -39,6 +40,28 @@ export function parseLimit(
     min: 1,
     max: MAX_PAGE,
   });
+}
+
+/**
+ * Reads a list's paging flags: `--limit`, `--cursor` and `--all`.
+ * @throws UsageError (exit 2) naming the command on a bad `--limit`, an empty
+ *   `--cursor` (`--cursor "$NEXT"` after the last page would read the first
+ *   page again) and `--cursor` with `--all`.
+ */
+export function parsePaging(
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  command: string,
+): { limit: number | undefined; cursor: string | undefined; all: boolean } {
+  const limit = parseLimit(values.limit, command);
+  const cursor = parseIdFilter(values.cursor, {
+    command,
+    flag: '--cursor',
+    what: 'the next_cursor a page printed',
+  });
+  const all = values.all === true;
+  if (cursor !== undefined && all)
+    throw new UsageError(`${command}: give --cursor or --all, not both`);
+  return { limit, cursor, all };
 }
 
 /** One page of a cursor-paged list as the kernel answers it. */

@@ -8,7 +8,7 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice } from './filter-values.js';
-import { parseLimit, readPages } from './paging.js';
+import { parsePaging, readPages } from './paging.js';
 
 /** `airlock runs --help` */
 export const RUNS_HELP = `Usage:
@@ -62,11 +62,7 @@ export async function runs(argv: string[]): Promise<number> {
         // The states come with the contracts' schemas: loaded only when a filter names one.
         choices: values.state === undefined ? [] : (await import('@airlock/core')).RUN_STATES,
       });
-      const limit = parseLimit(values.limit, 'airlock runs list');
-      const cursor = typeof values.cursor === 'string' ? values.cursor : undefined;
-      if (cursor !== undefined && values.all === true) {
-        throw new UsageError('airlock runs list: give --cursor or --all, not both');
-      }
+      const { limit, cursor, all } = parsePaging(values, 'airlock runs list');
       const page = (after: string | undefined) =>
         connection.call('runs.list', {
           workspace_id: connection.workspace,
@@ -77,7 +73,7 @@ export async function runs(argv: string[]): Promise<number> {
       const body = await readPages(page, {
         command: 'airlock runs list',
         cursor,
-        all: values.all === true,
+        all,
         rowsOf: (one) => one.runs,
       });
       const again = [
