@@ -6,7 +6,13 @@ import {
   unknownVerbLine,
 } from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
-import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
+import {
+  CONNECTION_HELP,
+  connectionFrom,
+  OperatorError,
+  parseOperatorArgs,
+  UsageError,
+} from './connection.js';
 import { parseIdFilter } from './filter-values.js';
 import { parseWholeNumber } from './paging.js';
 
@@ -85,6 +91,28 @@ export function parseSince(text: string, now: number = Date.now()): number {
   return utc - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
 }
 
+/**
+ * Refuses a page whose last record is not past where it was asked to start
+ * (after `from.after` oldest first, before `from.before` newest first): the
+ * export would ask for it, and write it, for ever.
+ * @throws OperatorError (exit 1) naming the record and the start.
+ */
+function refuseStuckPage(
+  lastSeq: number | undefined,
+  from: { after: number; before?: number },
+  order: 'oldest' | 'newest',
+): void {
+  if (lastSeq === undefined) return;
+  const start = order === 'newest' ? from.before : from.after;
+  if (start === undefined) return;
+  if (order === 'newest' ? lastSeq < start : lastSeq > start) return;
+  throw new OperatorError(
+    `airlock audit export: the kernel answered record ${lastSeq} when asked for records ` +
+      `${order === 'newest' ? 'before' : 'after'} ${start}, so reading on would never end; stopped there`,
+    1,
+  );
+}
+
 /** Runs `airlock audit ...`; returns the exit code. */
 export async function audit(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, 'audit', {
@@ -144,6 +172,7 @@ export async function audit(argv: string[]): Promise<number> {
               ...(since === null ? {} : { since }),
             })
           : await connection.call('audit.run', { ...page, run_id: run });
+      refuseStuckPage(records.at(-1)?.seq, from, order);
       // A run's trail takes no time bound: --since is kept here, as the kernel keeps it for the
       // workspace's (at or after it). The page still moves on from its last record, kept or not.
       const kept =
