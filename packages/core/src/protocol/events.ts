@@ -80,7 +80,19 @@ export const EVENT_SCHEMAS = [
       agent_application_id: z.string().nullable(),
     }),
   ),
-  event('run.round_started', z.looseObject({ round: z.number().int(), calls: z.number().int() })),
+  event(
+    'run.round_started',
+    z.looseObject({
+      round: z.number().int(),
+      calls: z.number().int(),
+      text: z
+        .string()
+        .optional()
+        .describe(
+          "what the model wrote beside the round's tool calls (its plan), when it wrote any",
+        ),
+    }),
+  ),
   event(
     'run.model_read',
     z.looseObject({
