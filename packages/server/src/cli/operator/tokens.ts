@@ -7,6 +7,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
+import { parseIdFilter } from './filter-values.js';
 import { warnUnreachableRules } from './unreachable-rules.js';
 
 /** `airlock tokens --help` */
@@ -79,7 +80,15 @@ export async function tokens(argv: string[]): Promise<number> {
       if (role && kind.data !== 'member') {
         throw new UsageError('airlock tokens create: --role is for a member credential');
       }
-      if (values['workspace-level'] && (values.kind !== 'member' || values.application)) {
+      const command = 'airlock tokens create';
+      // An unset shell variable (`--application "$APP"`) is told here, not refused by the kernel.
+      const application = parseIdFilter(values.application, {
+        command,
+        flag: '--application',
+        what: 'an agent application id',
+      });
+      const label = parseIdFilter(values.label, { command, flag: '--label', what: 'a name' });
+      if (values['workspace-level'] && (values.kind !== 'member' || application)) {
         throw new UsageError(
           'airlock tokens create: --workspace-level is for a member credential without --application',
         );
@@ -87,12 +96,10 @@ export async function tokens(argv: string[]): Promise<number> {
       const made = await connection.call('credentials.create', {
         workspace_id: connection.workspace,
         kind: kind.data,
-        ...(typeof values.application === 'string'
-          ? { agent_application_id: values.application }
-          : {}),
+        ...(application ? { agent_application_id: application } : {}),
         ...(values['workspace-level'] ? { agent_application_id: null } : {}),
         ...(role?.success ? { role: role.data } : {}),
-        ...(typeof values.label === 'string' ? { label: values.label } : {}),
+        ...(label ? { label } : {}),
       });
       // Only the token on stdout, so that `T=$(airlock tokens create …)` holds the token alone.
       print(connection, made, () => [made.token]);
