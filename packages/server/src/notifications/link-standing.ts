@@ -69,7 +69,11 @@ export async function linkStanding(store: Store, claim: ActionClaim): Promise<Li
     received < required
       ? describeOutcome(
           'approve',
-          { decided: false, by: who, approvals: { received, required } },
+          {
+            decided: false,
+            by: who,
+            approvals: { received, required, reachable: view.approvals?.reachable !== false },
+          },
           who,
         )
       : `${who} approved this call`;

@@ -53,8 +53,11 @@ export interface MemberDecisionOutcome {
   decided: boolean;
   /** Who decided, as the kernel names a principal (`member:cred_…`). */
   by: string;
-  /** Approvals given and needed when the approval policy asks more than one; else null. */
-  approvals: { received: number; required: number } | null;
+  /**
+   * Approvals given and needed when the approval policy asks more than one, and whether enough
+   * members may still approve to reach it (a revoke can leave too few); else null.
+   */
+  approvals: { received: number; required: number; reachable: boolean } | null;
 }
 
 /**
@@ -83,7 +86,14 @@ export async function decideForMember(
     return {
       decided: task.state !== 'needs_approval',
       by,
-      approvals: required > 1 ? { received: task.approvals?.received.length ?? 0, required } : null,
+      approvals:
+        required > 1
+          ? {
+              received: task.approvals?.received.length ?? 0,
+              required,
+              reachable: task.approvals?.reachable !== false,
+            }
+          : null,
     };
   }
   const reason = `denied by a person (${decision.via})`;
@@ -102,8 +112,13 @@ export function describeOutcome(
 ): string {
   const name = who === outcome.by ? who : `${who} (${outcome.by})`;
   if (!outcome.decided && outcome.approvals) {
-    const { received, required } = outcome.approvals;
-    return `${name} approved: ${received} of ${required} approvals, waiting for ${required - received} more`;
+    const { received, required, reachable } = outcome.approvals;
+    const given = `${name} approved: ${received} of ${required} approvals`;
+    // As the inbox says it: waiting for approvals that cannot come would mislead.
+    if (!reachable) {
+      return `${given}, but too few members can approve this call to complete it: an admin can change the workspace's approval policy, or it waits until its deadline`;
+    }
+    return `${given}, waiting for ${required - received} more`;
   }
   return `${action === 'approve' ? 'Approved' : 'Denied'} by ${name}`;
 }
