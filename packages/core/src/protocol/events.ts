@@ -214,6 +214,12 @@ export const EVENT_SCHEMAS = [
       decided_by: decidedBy,
       received: z.number().int(),
       required: z.number().int(),
+      reachable: z
+        .boolean()
+        .optional()
+        .describe(
+          'false when fewer live members may approve the call than required (an approver revoked since), as its approvals.reachable says',
+        ),
       via: decidedVia,
     }),
   ),

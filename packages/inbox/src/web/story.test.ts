@@ -136,6 +136,20 @@ describe('decisionOf', () => {
       by: 'Ana Lima',
       detail: '1 of 2 approvals; it waits for more',
     });
+    // A revoke left too few members to complete it: the event says so, and so does the story.
+    expect(
+      decisionOf(
+        event(
+          'task.approval_added',
+          { decided_by: 'member:cred_a', received: 1, required: 2, reachable: false },
+          'member:cred_a',
+        ),
+        nameOf,
+      ),
+    ).toMatchObject({
+      outcome: 'approval_added',
+      detail: '1 of 2 approvals, but too few members can approve it to complete it',
+    });
     expect(
       decisionOf(
         event(

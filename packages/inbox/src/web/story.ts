@@ -146,7 +146,12 @@ export function decisionOf(event: StoryEvent, nameOf: NameOf = () => null): Stor
     }
     case 'task.approval_added': {
       const [decider, by] = personOr(decided, 'kernel');
-      const detail = `${String(data.received ?? '?')} of ${String(data.required ?? '?')} approvals; it waits for more`;
+      const count = `${String(data.received ?? '?')} of ${String(data.required ?? '?')} approvals`;
+      // A revoke can leave too few members to complete the quorum: no more are coming.
+      const detail =
+        data.reachable === false
+          ? `${count}, but too few members can approve it to complete it`
+          : `${count}; it waits for more`;
       return { ...base, outcome: 'approval_added', decider, by: throughChannel(by, data), detail };
     }
     case 'task.edited': {

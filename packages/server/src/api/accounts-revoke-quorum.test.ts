@@ -83,6 +83,12 @@ describe('revoking an approver a quorum counts on', () => {
       approvals?: { reachable: boolean };
     }[];
     expect(listed.find((item) => item.run_id === runId)?.approvals?.reachable).toBe(false);
+    // Ana's approval is recorded, and its event says no quorum can follow.
+    expect((await ana.client.post(`${task(runId)}/approve`, {})).status).toBe(200);
+    const events = (await d.member.get(`${d.ws}/runs/${runId}/events?limit=1000`)).body
+      .events as { type: string; data: { reachable?: boolean } }[];
+    const added = events.filter((event) => event.type === 'task.approval_added');
+    expect(added.map((event) => event.data.reachable)).toEqual([false]);
 
     // The admin mends the policy; the call can be approved again, and is.
     const dee = await addMember(d, 'Dee');
@@ -90,7 +96,6 @@ describe('revoking an approver a quorum counts on', () => {
       rules: [{ actions: ['destructive'], approvers: [ana.id, dee.id], required: 2 }],
     });
     expect((await d.member.get(task(runId))).body.approvals.reachable).toBe(true);
-    expect((await ana.client.post(`${task(runId)}/approve`, {})).status).toBe(200);
     const done = await dee.client.post(`${task(runId)}/approve`, {});
     expect(done.body.state).toBe('runnable');
   }, 120_000);

@@ -340,6 +340,7 @@ export function approveTask(
           decided_by: who,
           received: approvals.length,
           required: requirement.required,
+          reachable: seen.reachable,
           ...(request.via ? { via: request.via } : {}),
         },
         principal: who,
