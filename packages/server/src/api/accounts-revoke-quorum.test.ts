@@ -85,8 +85,10 @@ describe('revoking an approver a quorum counts on', () => {
     expect(listed.find((item) => item.run_id === runId)?.approvals?.reachable).toBe(false);
     // Ana's approval is recorded, and its event says no quorum can follow.
     expect((await ana.client.post(`${task(runId)}/approve`, {})).status).toBe(200);
-    const events = (await d.member.get(`${d.ws}/runs/${runId}/events?limit=1000`)).body
-      .events as { type: string; data: { reachable?: boolean } }[];
+    const events = (await d.member.get(`${d.ws}/runs/${runId}/events?limit=1000`)).body.events as {
+      type: string;
+      data: { reachable?: boolean };
+    }[];
     const added = events.filter((event) => event.type === 'task.approval_added');
     expect(added.map((event) => event.data.reachable)).toEqual([false]);
 
