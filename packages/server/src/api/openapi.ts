@@ -18,7 +18,6 @@ import type {
 import { OpenApiBuilder } from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import type { Operation } from './operation.js';
-import { parsesText } from './query-values.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -186,7 +185,7 @@ function describeOperation(operation: Operation, schemas: SchemaCollector): Oper
         name,
         in: 'query',
         required: !schema.safeParse(undefined).success,
-        schema: schemas.convert(schema, parsesText(schema) ? 'output' : 'input'),
+        schema: schemas.convert(schema, 'input'),
       });
     }
   } else {

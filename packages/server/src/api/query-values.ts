@@ -16,20 +16,6 @@ function takesNumber(schema: z.ZodType): boolean {
   return def.type === 'number';
 }
 
-/**
- * Whether a field's schema, under its wrappers, reads a text into another type
- * (`z.stringbool()`: `true`, `false`, `yes`, ... into a boolean). A query
- * string carries its text; what a client writes there is the type it is read
- * as, so the OpenAPI document says that type (its output), not "string".
- */
-export function parsesText(schema: z.ZodType): boolean {
-  let def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
-  while (WRAPPERS.has(def.type) && def.innerType) {
-    def = def.innerType._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
-  }
-  return def.type === 'pipe' && def.in?._zod.def.type === 'string';
-}
-
 /** The names of an input shape's fields that take a number: those a query string carries as digits. */
 export function numberFields(shape: Readonly<Record<string, z.ZodType>>): ReadonlySet<string> {
   return new Set(Object.keys(shape).filter((name) => takesNumber(shape[name]!)));
