@@ -40,6 +40,12 @@ class SchemaCollector {
       unrepresentable: 'any',
       metadata: PROTOCOL_SCHEMAS,
       override: ({ zodSchema, jsonSchema }) => {
+        // A field's `.describe()` lives in zod's global registry, which `metadata` (the
+        // protocol's named schemas) replaces: carried over, so the document says it.
+        const described = z.globalRegistry.get(zodSchema as unknown as z.ZodType)?.description;
+        if (described !== undefined && jsonSchema.description === undefined) {
+          jsonSchema.description = described;
+        }
         // Any JSON value, stated without recursion: generated clients (openapi-typescript)
         // cannot type a union that contains an array of itself.
         if ((zodSchema as unknown) !== JsonValueSchema) return;
