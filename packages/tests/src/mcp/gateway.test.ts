@@ -370,27 +370,21 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     const opened = await post(kernel.workspace.tokens.agent);
     expect(opened.status).toBe(200);
     const sessionId = opened.headers.get('mcp-session-id') ?? '';
-    const other = await fetch(front.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${kernel.workspace.tokens.member}`,
-        'mcp-session-id': sessionId,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-    });
+    /** A tools/list in session `id` with the member's credential. */
+    const listIn = (id: string) =>
+      fetch(front.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${kernel.workspace.tokens.member}`,
+          'mcp-session-id': id,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+    const other = await listIn(sessionId);
     // Answered as a session that does not exist: nothing says the session is someone else's.
-    const unknown = await fetch(front.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${kernel.workspace.tokens.member}`,
-        'mcp-session-id': '00000000-0000-4000-8000-000000000000',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-    });
+    const unknown = await listIn('00000000-0000-4000-8000-000000000000');
     expect(other.status).toBe(404);
     expect(unknown.status).toBe(404);
     expect(await other.text()).toBe(await unknown.text());
