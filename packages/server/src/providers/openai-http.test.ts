@@ -103,6 +103,24 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
     expect(stub.requests()).toBe(COMPLETION_ATTEMPTS);
   });
 
+  // 408 (the endpoint timed out reading the request) and 529 (overloaded, from some gateways)
+  // pass with time, as the OpenAI and Anthropic client libraries read them.
+  it.each([408, 529])('asks again after a %i, and the run completes', async (status) => {
+    const run = await runToEnd((n) =>
+      n === 1
+        ? { status, headers: { 'retry-after': '0' }, body: '{"error":{"message":"try again"}}' }
+        : answer('hi'),
+    );
+    expect(run).toMatchObject({ state: 'completed', final_answer: 'hi' });
+    expect(stub.requests()).toBe(2);
+  });
+
+  it('does not ask again after a 400, which asking again cannot change', async () => {
+    const run = await runToEnd(() => ({ status: 400, body: '{"error":{"message":"bad"}}' }));
+    expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_error' } });
+    expect(stub.requests()).toBe(1);
+  });
+
   it('fails at once with provider_rate_limited when the server asks for a wait too long to hold the run', async () => {
     const run = await runToEnd(() => ({
       status: 429,

@@ -9,8 +9,13 @@ export const RETRY_WAIT_MAX_MS = 30_000;
 /** The largest completion body read; a longer one fails the round instead of filling memory. */
 export const COMPLETION_MAX_BYTES = 16 * 1024 * 1024;
 
-/** The statuses worth asking again: a rate limit or a server that could not answer now. */
-const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+/**
+ * The statuses worth asking again: a request timeout (408), a rate limit, or a server that
+ * could not answer now, 529 included (overloaded, as some gateways say). The OpenAI and
+ * Anthropic client libraries retry these too; 409 and 501 they also retry are left out: a
+ * compatible server means a conflict or a missing feature by them, which asking again keeps.
+ */
+const RETRIED_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
 
 /** The wait a `Retry-After` header asks for (seconds or an HTTP date), or null when it names none. */
 function retryAfterMs(header: string | null): number | null {
