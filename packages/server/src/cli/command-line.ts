@@ -126,9 +126,29 @@ function refuseExtraOperands(
 }
 
 /**
+ * Refuses an argument given empty or blank (`airlock runs show "$RUN"` with
+ * RUN unset, `' '`): it names nothing, and sent on the kernel would answer
+ * not_found (exit 1) or act on a row nobody meant.
+ * @throws UsageError naming the argument as the usage writes it (`<run-id>`).
+ */
+function refuseBlankOperands(
+  command: string,
+  help: string,
+  operands: readonly string[],
+  given: readonly string[],
+): void {
+  const blank = given.findIndex((text, index) => index < operands.length && text.trim() === '');
+  if (blank === -1) return;
+  throw new UsageError(
+    `${command}: ${operands[blank]} is ${given[blank] === '' ? 'empty' : 'blank'}: give a value (see ${help} --help)`,
+  );
+}
+
+/**
  * Parses `airlock <command> [operands] [flags]`, a command without verbs
  * (`airlock backup <file>`). With --help nothing more is checked.
- * @throws UsageError on an unknown option, a flag without its value, or an argument too many.
+ * @throws UsageError on an unknown option, a flag without its value, an
+ *   argument too many, or one given empty or blank.
  */
 export function parseCommandLine(
   argv: string[],
@@ -137,6 +157,7 @@ export function parseCommandLine(
   const parsed = readArgs(argv, shape.command, shape.flags);
   if (parsed.values.help !== true) {
     refuseExtraOperands(shape.command, shape.command, shape.operands, parsed.positionals);
+    refuseBlankOperands(shape.command, shape.command, shape.operands, parsed.positionals);
   }
   return parsed;
 }
@@ -148,7 +169,7 @@ export function parseCommandLine(
  * unknown verb, and --help, are left to the command, which prints its help
  * or names its verbs.
  * @throws UsageError on an unknown option, a flag without its value, a flag
- *   of another verb, or an argument the verb does not take.
+ *   of another verb, an argument the verb does not take, or one given empty or blank.
  */
 export function parseVerbCommandLine(
   argv: string[],
@@ -171,5 +192,6 @@ export function parseVerbCommandLine(
     }
   }
   refuseExtraOperands(named, shape.command, own.operands ?? [], operands);
+  refuseBlankOperands(named, shape.command, own.operands ?? [], operands);
   return parsed;
 }
