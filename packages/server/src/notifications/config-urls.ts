@@ -1,6 +1,6 @@
 import { isLoopbackHost } from '@airlock/core';
 import { z } from 'zod';
-import { refusedTarget } from './target-address.js';
+import { refusedHost, refusedTarget } from './target-address.js';
 
 /*
  * The URLs of a notifications configuration, as schema parts: what each may be, and the
@@ -32,6 +32,15 @@ export const ReceiverUrl = HttpUrl.superRefine((url, ctx) => {
   const refused = refusedTarget(url);
   if (refused) ctx.addIssue({ code: 'custom', message: refused });
 });
+
+/** An SMTP host the kernel connects to: never written as a link-local address. */
+export const SmtpHost = z
+  .string()
+  .min(1)
+  .superRefine((host, ctx) => {
+    const refused = refusedHost(host);
+    if (refused) ctx.addIssue({ code: 'custom', message: refused });
+  });
 
 /** Whether a URL would cross the network unencrypted: `http:` to a host not on this machine. */
 export function isPlaintextOffMachine(text: string): boolean {

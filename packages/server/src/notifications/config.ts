@@ -7,6 +7,7 @@ import {
   PublicUrl,
   ReceiverUrl,
   SlackApiUrl,
+  SmtpHost,
 } from './config-urls.js';
 import {
   ACTION_LINK_SECRET_MIN_LENGTH,
@@ -90,7 +91,7 @@ const EmailChannel = z.strictObject({
   ...Common,
   kind: z.literal('email'),
   smtp: z.strictObject({
-    host: z.string().min(1),
+    host: SmtpHost,
     port: z.number().int().min(1).max(65535),
     secure: z.boolean().optional(),
     user: z.string().min(1).optional(),

@@ -6,6 +6,7 @@ import type { EmailChannelConfig } from './config.js';
 import { PartlySent } from './partly-sent.js';
 import { headline, type NotificationPayload } from './payload.js';
 import { shownWithin } from './shown-text.js';
+import { checkResolvedHost, type Resolve } from './target-address.js';
 
 /** A model's text on one visible line (a tool name, an option). */
 function oneLine(text: string): string {
@@ -68,15 +69,26 @@ function messageOf(reason: unknown): string {
   return reason instanceof Error ? reason.message : String(reason);
 }
 
-/** Sends notices over SMTP with nodemailer, one transport per channel. */
+/**
+ * Sends notices over SMTP with nodemailer. Each attempt resolves `smtp.host` itself, refuses a
+ * link-local answer as a webhook's (target-address.ts), and connects to the address checked,
+ * the configured name kept for TLS (SNI and the certificate check): left to nodemailer, the
+ * name would be looked up again, unchecked.
+ */
 export class EmailSender {
-  private readonly transport: Transporter;
+  /** `resolve` is the SMTP host's name lookup (for tests). */
+  constructor(
+    private readonly channel: EmailChannelConfig,
+    private readonly resolve?: Resolve | undefined,
+  ) {}
 
-  constructor(private readonly channel: EmailChannelConfig) {
-    const { smtp } = channel;
+  /** A transport to `address` (null: the host as written, an IP address) for one attempt. */
+  private transportTo(address: string | null): Transporter {
+    const { smtp } = this.channel;
     const secure = smtp.secure ?? smtp.port === 465;
-    this.transport = nodemailer.createTransport({
-      host: smtp.host,
+    return nodemailer.createTransport({
+      host: address ?? smtp.host,
+      ...(address === null ? {} : { servername: smtp.host }),
       port: smtp.port,
       secure,
       // The password and the action links never cross the network in clear text, unless asked.
@@ -121,6 +133,8 @@ export class EmailSender {
    * Recipients in `reached` (an earlier attempt's) get nothing again.
    * @throws PartlySent when the SMTP server refuses a message, cannot be reached or `signal`
    *   aborts for some recipients: it names every recipient reached so far.
+   * @throws Error before any message when `smtp.host` resolves to a link-local address or
+   *   does not resolve (checkResolvedHost).
    */
   async send(
     deliveryId: string,
@@ -131,12 +145,14 @@ export class EmailSender {
       reached?: ReadonlySet<string> | undefined;
     },
   ): Promise<void> {
-    const notice = { deliveryId, payload, ...options };
     const already = options.reached ?? new Set<string>();
     const recipients = this.channel.to.filter((recipient) => !already.has(recipient));
+    const pinned = await checkResolvedHost(this.channel.smtp.host, this.resolve, options.signal);
+    const transport = this.transportTo(pinned?.[0] ?? null);
+    const notice = { deliveryId, payload, ...options, transport };
     const sent = await Promise.allSettled(
       recipients.map((recipient) => this.sendTo(recipient, notice)),
-    );
+    ).finally(() => transport.close());
     const refused = sent.flatMap((outcome, i) =>
       outcome.status === 'rejected' ? [`${recipients[i]}: ${messageOf(outcome.reason)}`] : [],
     );
@@ -152,10 +168,11 @@ export class EmailSender {
       payload: NotificationPayload;
       publicUrl: string | undefined;
       signal?: AbortSignal | undefined;
+      transport: Transporter;
     },
   ): Promise<void> {
     const { deliveryId, payload } = notice;
-    await this.transport.sendMail({
+    await notice.transport.sendMail({
       from: this.channel.from,
       to: recipient,
       // The headline is one visible line, and short: nothing of the model's starts a header.
@@ -169,8 +186,6 @@ export class EmailSender {
     });
   }
 
-  /** Closes the SMTP transport. */
-  close(): void {
-    this.transport.close();
-  }
+  /** Nothing to close: each attempt's transport is closed when the attempt ends. */
+  close(): void {}
 }

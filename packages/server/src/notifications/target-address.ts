@@ -3,8 +3,8 @@ import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 
 /*
- * Where the kernel refuses to send a notice. A webhook URL and a Slack api_url are
- * requests the kernel makes on its own, so they could reach what only this machine can:
+ * Where the kernel refuses to send a notice. A webhook URL, a Slack api_url and an SMTP
+ * host are connections the kernel makes on its own, so they could reach what only this machine can:
  * the cloud's instance metadata service (169.254.169.254, fd00:ec2::254), which hands out
  * the machine's credentials, and the rest of the link-local ranges. No receiver lives
  * there, so those addresses are refused, whether written in the URL or what its name
@@ -44,7 +44,12 @@ export function refusedTarget(url: string): string | null {
   } catch {
     return null; // Not a URL at all: its schema says so.
   }
-  return isRefusedAddress(hostname)
+  return refusedHost(hostname);
+}
+
+/** Why the kernel refuses a host as written (an SMTP host at a link-local address), or null. */
+export function refusedHost(host: string): string | null {
+  return isRefusedAddress(host)
     ? 'a link-local address (the cloud metadata service answers there) is never a receiver; name your receiver instead'
     : null;
 }
@@ -65,12 +70,25 @@ const systemResolve: Resolve = async (hostname) =>
  * @throws Error naming the address when one is refused; `could not be reached (ENOTFOUND)`
  *   and the like when the name does not resolve; the signal's reason when it aborts first.
  */
-export async function checkResolvedTarget(
+export function checkResolvedTarget(
   url: string,
   resolve = systemResolve,
   signal?: AbortSignal | undefined,
 ): Promise<string[] | null> {
-  const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return checkResolvedHost(new URL(url).hostname, resolve, signal);
+}
+
+/**
+ * checkResolvedTarget for a host given alone (an email channel's `smtp.host`): the addresses
+ * its connection must use, checked; null for a host written as an IP address.
+ * @throws Error as checkResolvedTarget does.
+ */
+export async function checkResolvedHost(
+  host: string,
+  resolve = systemResolve,
+  signal?: AbortSignal | undefined,
+): Promise<string[] | null> {
+  const hostname = host.replace(/^\[|\]$/g, '');
   if (isIP(hostname) !== 0) {
     if (isRefusedAddress(hostname)) throw refused(hostname);
     return null;
