@@ -83,7 +83,10 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
       walk.targets?.files.push(target);
       redirectionTags.add('write');
       if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
-    } else if (operator === '<') redirectionTags.add('read');
+    } else if (operator === '<') {
+      walk.targets?.reads.push(target);
+      redirectionTags.add('read');
+    }
   }
   walkWords(segment.words, segment, walk, redirectionTags);
 }
@@ -316,7 +319,7 @@ export function classifyShellSegments(
  * and the files its redirections write to.
  */
 export function shellWalkTargets(command: string): WalkTargets {
-  const targets: WalkTargets = { words: [], files: [] };
+  const targets: WalkTargets = { words: [], files: [], reads: [] };
   const budget = fullBudget();
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });
   return targets;

@@ -1,5 +1,6 @@
 /** Where the segment walker is: what it found so far, how deep, and through what. */
 import type { ShellWord } from './lexed-line.js';
+import { implicitDirectory } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
 
 /** One simple command found in a shell line, with its action tags. */
@@ -43,6 +44,11 @@ export interface WalkBudget {
 export interface WalkTargets {
   readonly words: string[];
   readonly files: string[];
+  /**
+   * What commands read beside their words: the files input redirections read (`cat < f`)
+   * and the directory a recursive reader given no path reads (`.` of `rg x`).
+   */
+  readonly reads: string[];
 }
 
 /** The state of one walk: the segments found, the nesting depth and the wrappers passed. */
@@ -83,8 +89,12 @@ export function withTags(
 
 /** Records one classified command. */
 export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
-  if (walk.targets) for (const word of words.slice(1)) walk.targets.words.push(word.text);
   const texts = textsOf(words);
+  if (walk.targets) {
+    for (const word of words.slice(1)) walk.targets.words.push(word.text);
+    const directory = implicitDirectory(texts);
+    if (directory !== null) walk.targets.reads.push(directory);
+  }
   const segment: ClassifiedSegment = {
     command: texts.join(' '),
     via: walk.via,

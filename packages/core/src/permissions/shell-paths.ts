@@ -33,8 +33,8 @@ export function shellPathTargets(
     // it may name anything, as the filesystem root does.
     if (command.length > budget) return [UNREAD];
     budget -= command.length;
-    const { words, files } = shellWalkTargets(command);
-    for (const word of [...words, ...files]) {
+    const { words, files, reads } = shellWalkTargets(command);
+    for (const word of [...words, ...files, ...reads]) {
       const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
       if (value !== '') texts.add(value);
     }

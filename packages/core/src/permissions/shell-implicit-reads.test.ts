@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { PermissionRule, ToolManifest } from '../schemas/permissions.js';
+import { evaluatePermissions } from './evaluate-permissions.js';
+
+/** A shell tool: its command is text, read for the paths its words and programs reach. */
+const MANIFEST: ToolManifest = [
+  { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute'], commands: ['/run'] },
+];
+
+function decide(command: string, rules: PermissionRule[]) {
+  return evaluatePermissions({
+    toolName: 'bash',
+    input: { command },
+    manifest: MANIFEST,
+    projectRoot: '/repo',
+    ruleSetId: 'autonomous',
+    customRuleSets: undefined,
+    approvalMode: 'bypass',
+    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
+  });
+}
+
+const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
+
+describe('a recursive reader given no path reads the working directory', () => {
+  it.each([
+    'rg x',
+    'rg -g "*.ts" -i x',
+    'rg --files',
+    'grep -r x',
+    'grep -R x',
+    'grep -rn --include=*.key x',
+    'grep x -r',
+    'grep -d recurse x',
+    'rgrep x',
+    'ag x',
+    'ack x',
+    'git grep x',
+    'git --no-pager grep -n x HEAD',
+    'git archive HEAD',
+    'du',
+    'du -sh',
+    'ls -R',
+    'ls -la --recursive',
+    'tree -L 2',
+    'find',
+    'find -name "*.key"',
+    'find -L -type f',
+    'fd key',
+    'fd -e key -x cat {}',
+    'ctags -R',
+    'sudo rg x',
+    "bash -c 'grep -r x'",
+  ])('asks for %j under a deny of secrets/**', (command) => {
+    const outcome = decide(command, [denySecrets]);
+    expect(outcome).toMatchObject({ verdict: 'ask', scope: 'conversation', index: 0 });
+  });
+
+  it.each([
+    'rg x src',
+    'rg -e x -e y src',
+    'rg --files src',
+    'grep -r x src',
+    'grep -r -e x src lib',
+    'grep x src/a.ts',
+    'git grep x -- src',
+    'du -sh src',
+    'ls',
+    'ls -la',
+    'echo hi',
+    'find src -name x',
+    'ls -R src',
+    'tree src',
+    'fd key src',
+  ])('grants %j, which reads nothing the rule guards', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+});
+
+describe('an input redirection reads its file', () => {
+  it.each(['cat < secrets/key', 'cat 0<secrets/key', 'while read l; do :; done < secrets/key'])(
+    'asks for %j',
+    (command) => {
+      expect(decide(command, [denySecrets]).verdict).toBe('ask');
+    },
+  );
+
+  it('grants a redirection from a file beside the guarded ones', () => {
+    expect(decide('cat < src/a.ts', [denySecrets]).verdict).toBe('allow');
+  });
+});
