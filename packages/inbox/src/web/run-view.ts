@@ -7,87 +7,22 @@ import {
   type Workspace,
 } from '@airlock/sdk';
 import { Announcer } from './announcer.js';
-import { unreachableView } from './approvals-view.js';
 import { approvedWords } from './card-verbs.js';
-import { changedNote, isTextField, restoreWork, workOf } from './card-work.js';
+import { changedNote, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
-import { callLine } from './format.js';
 import { sameJson } from './input-changes.js';
 import type { PrincipalNames } from './principal-names.js';
-import { rowActions } from './row-actions.js';
 import { endSessionOn } from './session-end.js';
-import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
+import { decisionOf, type StoryDecision } from './story.js';
+import {
+  type BuiltRow,
+  decisionList,
+  keepsRead,
+  signatureOf,
+  storyRow,
+  typingIn,
+} from './story-rows.js';
 import { UnsentNote } from './unsent-note.js';
-
-function time(at: number): string {
-  return new Date(at).toLocaleTimeString([], {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-}
-
-/** An outcome as the story's line says it: one approval of several is still "approved". */
-const OUTCOME_WORDS: Record<string, string> = { approval_added: 'approved' };
-
-/**
- * Whether a parked row stays as the person read it though the kernel has it
- * otherwise: it still waits, changed (an edit), and no verb was sent from it.
- */
-function keepsRead(known: BuiltRow, now: TaskView): boolean {
-  return (
-    known.task.state === 'needs_approval' &&
-    now.state === 'needs_approval' &&
-    !sentFrom(known.element)
-  );
-}
-
-/** The text field of a row the person is typing into (not one a verb in flight disabled). */
-function typingIn(element: HTMLElement): HTMLInputElement | HTMLTextAreaElement | null {
-  const focused = document.activeElement;
-  return isTextField(focused) && !focused.disabled && element.contains(focused) ? focused : null;
-}
-
-function decisionItem(decision: StoryDecision): HTMLElement {
-  return h(
-    'li',
-    { class: `decision decider-${decision.decider}`, 'data-outcome': decision.outcome },
-    h('time', { datetime: new Date(decision.at).toISOString() }, time(decision.at)),
-    ` ${OUTCOME_WORDS[decision.outcome] ?? decision.outcome} by `,
-    h('strong', {}, visibleText(decision.by, { oneLine: true })),
-    // A deny reason, an error or an edit's words: hidden characters show as marks.
-    decision.detail ? `: ${visibleText(decision.detail)}` : '',
-  );
-}
-
-/** The list of a row's decisions; hidden while there is none. */
-function decisionList(taskKey: string, decisions: readonly StoryDecision[]): HTMLElement {
-  return h(
-    'ul',
-    { class: 'decisions', 'aria-label': `decisions on ${taskKey}`, hidden: decisions.length === 0 },
-    ...decisions.map(decisionItem),
-  );
-}
-
-/** A drawn row: what its call showed, its element, and how many decisions it lists. */
-interface BuiltRow {
-  signature: string;
-  element: HTMLElement;
-  decisions: number;
-  /** The row as the person reads it: what its buttons answer. */
-  task: TaskView;
-  /** The row as it is now, when it changed while it waits: said on the row, not drawn. */
-  current: TaskView | null;
-}
-
-/** What a row's drawing shows of its call: a row is drawn again only when this changes. */
-const signatureOf = (task: TaskView) => `${task.version}|${task.updated_at}|${task.state}`;
-
-/** Whether a verb was sent from a row's buttons: they stay disabled until it is drawn again or refused. */
-function sentFrom(element: HTMLElement): boolean {
-  const approve = element.querySelector('[data-action="approve"]') as HTMLButtonElement | null;
-  return approve?.disabled === true;
-}
 
 /**
  * One run's story, live: its rows in order with their states, what the model
@@ -331,45 +266,28 @@ export class RunStoryView {
   }
 
   private rowItem(task: TaskView): HTMLElement {
-    const decisions = this.decisions.get(task.key) ?? [];
-    const read = modelReadText(task);
-    return h(
-      'li',
-      { class: 'row', 'data-task': task.key, 'data-state': task.state },
-      h('h3', {}, `${task.key} · `, h('code', {}, callLine(task.tool_name, task.tool_input))),
-      h(
-        'p',
-        { class: 'row-meta' },
-        `${task.origin} ${task.kind} row, round ${task.round} · `,
-        h('span', { class: 'row-state' }, stateWords(task.state)),
-      ),
-      decisionList(task.key, decisions),
-      read === null
-        ? null
-        : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, visibleText(read))),
-      task.state === 'needs_approval' ? unreachableView(task) : null,
-      task.state === 'needs_approval'
-        ? rowActions(task, {
-            decide: async (verb, { reason, toolInput }) => {
-              const decision = await this.workspace.decisions.get(this.runId, task.key);
-              if (!decision?.isApproval()) throw new Error('this call no longer waits');
-              // Bound to the version drawn: one that changed since is refused by the kernel.
-              const version = task.version;
-              if (verb === 'approve') {
-                const answer = await decision.approve({
-                  version,
-                  ...(toolInput === undefined ? {} : { tool_input: toolInput }),
-                });
-                if (answer.state === 'needs_approval') {
-                  this.recorded(answer, approvedWords(answer, { edited: toolInput !== undefined }));
-                  return;
-                }
-              } else await decision.deny({ version, ...(reason ? { reason } : {}) });
-              await this.scheduleRefresh();
-            },
-          })
-        : null,
-    );
+    return storyRow(task, {
+      decisions: this.decisions.get(task.key) ?? [],
+      actions: {
+        decide: async (verb, { reason, toolInput }) => {
+          const decision = await this.workspace.decisions.get(this.runId, task.key);
+          if (!decision?.isApproval()) throw new Error('this call no longer waits');
+          // Bound to the version drawn: one that changed since is refused by the kernel.
+          const version = task.version;
+          if (verb === 'approve') {
+            const answer = await decision.approve({
+              version,
+              ...(toolInput === undefined ? {} : { tool_input: toolInput }),
+            });
+            if (answer.state === 'needs_approval') {
+              this.recorded(answer, approvedWords(answer, { edited: toolInput !== undefined }));
+              return;
+            }
+          } else await decision.deny({ version, ...(reason ? { reason } : {}) });
+          await this.scheduleRefresh();
+        },
+      },
+    });
   }
 
   /** Shows the run's line, and has the announcer say it (a long run's rows are not said one by one). */
