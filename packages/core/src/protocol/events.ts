@@ -54,6 +54,14 @@ const approvalsRequired = z
     'approvals the approval policy asked when the row began to wait; after a policy change the row view (approvals.required) is the truth',
   );
 
+// Beside approvals_required on an event that leaves a row waiting (a retry, an edit).
+const approvalsReachable = z
+  .boolean()
+  .optional()
+  .describe(
+    'false when fewer live members may approve the waiting call than approvals_required (an approver revoked, or no_self_approval bars its requester or editor), as its approvals.reachable says; absent when no approval policy rule covers it',
+  );
+
 /** What an approval remembered: the allow rule it wrote into an overlay, told on `task.approved`. */
 export const RememberedSchema = z.object({
   scope: OverlayScopeSchema,
@@ -234,6 +242,7 @@ export const EVENT_SCHEMAS = [
       outcome: z.enum(['granted', 'parked']),
       /** For an edit that still parks: what the policy asks of the edited call (the editor's approval is the first). */
       approvals_required: approvalsRequired,
+      approvals_reachable: approvalsReachable,
     }),
   ),
   event(
@@ -259,6 +268,7 @@ export const EVENT_SCHEMAS = [
       decided_by: decidedBy,
       /** For an expired park that waits again: what the policy asks of it now (the count starts again). */
       approvals_required: approvalsRequired,
+      approvals_reachable: approvalsReachable,
     }),
   ),
   event(

@@ -6,13 +6,10 @@ import { principalRoster } from '../../store/principal-roster.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { policyOfUnit, requirementOf } from '../verbs/approval-quorum.js';
-import { quorumReachable, requestOf } from '../verbs/approvers.js';
+import { requestOf, type WaitingApprovals, waitingApprovals } from '../verbs/approvers.js';
 
-/** The approvals part of a `task.parked` event's data. */
-export interface ParkApprovals {
-  approvals_required: number;
-  approvals_reachable?: boolean;
-}
+/** The approvals part of a `task.parked` (or parking `task.retried`) event's data. */
+export type ParkApprovals = WaitingApprovals;
 
 /**
  * How many approvals the workspace's approval policy asks of a row that parks now, and, when a
@@ -36,8 +33,5 @@ export async function parkApprovals(
   const requirement = requirementOf(await policyOfUnit(tx, row.workspace_id), run, row);
   if (requirement.rule_index === null) return { approvals_required: requirement.required };
   const { liveMembers } = await principalRoster(tx, row.workspace_id);
-  return {
-    approvals_required: requirement.required,
-    approvals_reachable: quorumReachable(requirement, requestOf(run, row), liveMembers),
-  };
+  return waitingApprovals(requirement, requestOf(run, row), liveMembers);
 }

@@ -165,20 +165,6 @@ export async function policyOfUnit(tx: Tx, workspaceId: string): Promise<Approva
 }
 
 /**
- * How many distinct approvals the workspace's approval policy asks of a row
- * that begins to wait now (a park, an expired park retried): one keyed read
- * of the policy per unit of work, however many rows it parks. The park's
- * event carries it, so a reader need not read the row.
- */
-export async function approvalsRequiredNow(
-  tx: Tx,
-  run: RunFacts,
-  row: Pick<TaskTable, 'workspace_id' | 'tool_name' | 'resolved_tool_name' | 'effect_profile'>,
-): Promise<number> {
-  return requirementOf(await policyOfUnit(tx, row.workspace_id), run, row).required;
-}
-
-/**
  * Views of rows as people read them: each decider named, and each parked
  * call with its approval progress under the workspace's current policy.
  */

@@ -1,11 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type {
-  ApprovalPolicy,
-  ApprovalRequirement,
-  Remember,
-  Remembered,
-  TaskView,
-} from '@airlock/core';
+import type { ApprovalRequirement, Remember, Remembered, TaskView } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { lockWorkspaceRow, type Principal, principalName } from '../../store/accounts.js';
 import {
@@ -15,11 +9,10 @@ import {
   readApprovalPolicyAhead,
   recordApproval,
 } from '../../store/approvals.js';
-import { effectProfileColumn } from '../../store/effect-profile-column.js';
 import { type PrincipalRoster, principalRoster } from '../../store/principal-roster.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { findTaskAhead, rewriteParkedCall, setTaskDeadline } from '../../store/tasks.js';
+import { findTaskAhead, setTaskDeadline } from '../../store/tasks.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
@@ -28,6 +21,7 @@ import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
 import { sendOverlaysAhead } from '../stage/active-overlays.js';
 import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
+import { applyEdit } from './approval-edit.js';
 import { policyOfUnit, requirementOf } from './approval-quorum.js';
 import {
   checkDecider,
@@ -60,79 +54,6 @@ export interface ApprovalRequest {
    * the event, and shown where the call's notices are settled. Never read from a request body.
    */
   via?: string | undefined;
-}
-
-/**
- * Rewrites a parked call with a person's edit after the approval stage
- * evaluated it again, and records both versions on a `task.edited` event.
- * Returns the row as it now stands, what the policy asks of it (only the
- * editor's approval when the stage grants the edit outright) and whether it did.
- * @throws AirlockError edit_refused (422) when the stage refuses the edit or the row is no tool call.
- */
-async function applyEdit(
-  ctx: KernelContext,
-  tx: Tx,
-  options: {
-    run: RunTable;
-    row: TaskTable;
-    toolInput: unknown;
-    who: string;
-    policy: ApprovalPolicy | null;
-  },
-): Promise<{ row: TaskTable; requirement: ApprovalRequirement; granted: boolean }> {
-  const { run, row, who } = options;
-  if (row.kind !== 'tool') {
-    throw new AirlockError(
-      'edit_refused',
-      `task ${row.key} is a ${row.kind} row: only a tool call's input can be edited`,
-    );
-  }
-  const { decision, effectProfile } = await evaluateEditedCall(ctx, tx, {
-    run,
-    row,
-    toolInput: options.toolInput,
-    decider: who,
-  });
-  if (decision.outcome === 'denied') {
-    throw new AirlockError(
-      'edit_refused',
-      `the edited call is refused: ${decision.error?.detail ?? 'a policy layer denies it'}`,
-    );
-  }
-  const edited: TaskTable = {
-    ...row,
-    tool_input: JSON.stringify(options.toolInput ?? null),
-    resolved_tool_name: decision.tool_name,
-    // The mark tells the model, when it reads the result, that what ran is not what it composed.
-    decision: JSON.stringify({ ...decision, edited_by: who }),
-    effect_profile: effectProfileColumn(effectProfile),
-    // Past the row's last change even within one millisecond (or a clock stepped back): the
-    // version hashes it, and two edits must never share a version an approval is bound to.
-    updated_at: Math.max(tx.now, row.updated_at + 1),
-  };
-  if (!(await rewriteParkedCall(tx, edited))) {
-    throw new AirlockError('task_not_waiting', `task ${row.key} is no longer waiting`);
-  }
-  // The edited call needs what it would need anyway; one the stage grants needs only this approval.
-  const needed = requirementOf(options.policy, run, edited);
-  const granted = decision.outcome === 'granted';
-  const requirement = granted ? { ...needed, required: 1 } : needed;
-  tx.emit({
-    workspace_id: run.workspace_id,
-    run_id: run.id,
-    task_key: row.key,
-    type: 'task.edited',
-    data: {
-      state: row.state,
-      decided_by: who,
-      previous_input: JSON.parse(row.tool_input) as unknown,
-      tool_input: options.toolInput ?? null,
-      outcome: decision.outcome,
-      ...(granted ? {} : { approvals_required: requirement.required }),
-    },
-    principal: who,
-  });
-  return { row: edited, requirement, granted };
 }
 
 /**
@@ -266,7 +187,14 @@ export function approveTask(
     checkDecider(requirement, edit ? { ...decider, verb: 'edit' } : decider);
     if (edit) {
       const toolInput = request.toolInput;
-      const edited = await applyEdit(ctx, tx, { run, row, toolInput, who, policy });
+      const edited = await applyEdit(ctx, tx, {
+        run,
+        row,
+        toolInput,
+        who,
+        policy,
+        roster: reads.roster,
+      });
       row = edited.row;
       requirement = edited.requirement;
       if (edited.granted) {

@@ -172,6 +172,30 @@ export function quorumReachable(
   return able.size >= requirement.required;
 }
 
+/** The approvals part of an event that leaves a row waiting (a park, a retry, an edit). */
+export interface WaitingApprovals {
+  approvals_required: number;
+  /** Absent when no policy rule covers the row: any one member may approve it. */
+  approvals_reachable?: boolean;
+}
+
+/**
+ * What an event that leaves a row waiting says of its approvals, as the row's view says them:
+ * how many the requirement asks, and, when a policy rule covers the row, whether the live
+ * members may give them (quorumReachable).
+ */
+export function waitingApprovals(
+  requirement: ApprovalRequirement,
+  run: RequestFacts,
+  liveMembers: ReadonlySet<string>,
+): WaitingApprovals {
+  if (requirement.rule_index === null) return { approvals_required: requirement.required };
+  return {
+    approvals_required: requirement.required,
+    approvals_reachable: quorumReachable(requirement, run, liveMembers),
+  };
+}
+
 /** An approval policy rule that asks more approvals than its live approvers can give. */
 export interface UnreachableRule {
   rule_index: number;

@@ -2,8 +2,8 @@ import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
 import type { KernelContext } from '../context.js';
 import { retryRoute } from '../machines/retry-routes.js';
+import { type ParkApprovals, parkApprovals } from '../stage/park-approvals.js';
 import type { TaskView } from '../views.js';
-import { approvalsRequiredNow } from './approval-quorum.js';
 import { hookTimeoutMs, memberMove, type TaskAddress } from './decisions.js';
 import { rerunThroughStage } from './rerun-policy.js';
 import { type StagedAgain, stageAgain } from './retry-stage.js';
@@ -28,8 +28,8 @@ export function retryTask(
   address: TaskAddress,
 ): Promise<TaskView> {
   const who = principalName(principal);
-  // What the policy asks of a row that parks again; read only for one.
-  let approvalsRequired: number | null = null;
+  // What the policy asks of a row that parks again, and whether it can be met; read only for one.
+  let waiting: ParkApprovals | null = null;
   // The stage's decision of a refused row crossing it again.
   let staged: StagedAgain | null = null;
   return memberMove(ctx, address, {
@@ -47,7 +47,7 @@ export function retryTask(
       if (route.route === 'stage_again') {
         staged = await stageAgain(ctx, tx, run, row, who);
         if (staged.state === 'needs_approval') {
-          approvalsRequired = await approvalsRequiredNow(tx, run, { ...row, ...staged.set });
+          waiting = await parkApprovals(tx, run, { ...row, ...staged.set });
         }
       }
       if (route.route === 'run_again') {
@@ -55,7 +55,7 @@ export function retryTask(
         const parked = await rerunThroughStage(ctx, tx, { run, row, retrier: who });
         if (parked !== null) {
           staged = parked;
-          approvalsRequired = parked.approvalsRequired;
+          waiting = await parkApprovals(tx, run, { ...row, ...parked.set });
         }
       }
     },
@@ -97,9 +97,7 @@ export function retryTask(
         kind: row.kind,
         deadline_at: row.deadline_at,
         addressee: row.addressee,
-        ...(row.state === 'needs_approval' && approvalsRequired !== null
-          ? { approvals_required: approvalsRequired }
-          : {}),
+        ...(row.state === 'needs_approval' && waiting !== null ? waiting : {}),
       },
     }),
   });
