@@ -1,4 +1,6 @@
 /** Where the segment walker is: what it found so far, how deep, and through what. */
+
+import { directoryChange } from './directory-changes.js';
 import type { ShellWord } from './lexed-line.js';
 import { implicitDirectory } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
@@ -49,6 +51,11 @@ export interface WalkTargets {
    * and the directory a recursive reader given no path reads (`.` of `rg x`).
    */
   readonly reads: string[];
+  /**
+   * The directories `cd` and `pushd` change to, in any order and any subshell (null for one
+   * the words do not say, `cd "$X"`): a relative word may be read in any of them.
+   */
+  readonly directories: (string | null)[];
 }
 
 /** The state of one walk: the segments found, the nesting depth and the wrappers passed. */
@@ -94,6 +101,8 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     for (const word of words.slice(1)) walk.targets.words.push(word.text);
     const directory = implicitDirectory(texts);
     if (directory !== null) walk.targets.reads.push(directory);
+    const changed = directoryChange(words);
+    if (changed !== undefined) walk.targets.directories.push(changed);
   }
   const segment: ClassifiedSegment = {
     command: texts.join(' '),

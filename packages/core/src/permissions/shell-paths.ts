@@ -13,13 +13,46 @@ const UNREAD: CanonicalTarget = {
   raw: '',
 };
 
+/** How many working directories a line's `cd`s may lead to before it is read as going anywhere. */
+const MAX_DIRECTORIES = 16;
+
+/**
+ * The directories a command line's relative words may be read in: the one it starts in (`.`)
+ * and every one its `cd`s and `pushd`s lead to, in any order (a subshell's `cd` or one after
+ * the word is counted too: more directories, never fewer); null when one is not said by its
+ * words (`cd "$X"`, `cd -`, `popd`) or there are too many.
+ */
+function workingDirectories(
+  changes: readonly (string | null)[],
+  projectRoot: string | undefined,
+): string[] | null {
+  const found = new Set<string>(['.']);
+  for (let round = 0; round < changes.length; round++) {
+    const before = found.size;
+    for (const change of changes) {
+      if (change === null) return null;
+      for (const from of [...found]) {
+        found.add(
+          canonicalPath(change.startsWith('/') ? change : `${from}/${change}`, projectRoot).text,
+        );
+        if (found.size > MAX_DIRECTORIES) return null;
+      }
+    }
+    if (found.size === before) break;
+  }
+  return [...found];
+}
+
 /**
  * The words a call's shell commands give their programs, as paths: every word after a
  * program that is no bare option (an option's `=VALUE` is read), inside `bash -c`,
- * `$(...)` and the wrappers the classifier unwraps, and the files redirections write to.
- * A word may be no path at all (`echo secrets/key`), so a rule reads these only to ask.
- * Read within the classifier's bound over the call's commands together; past it, the call
- * names the filesystem root, which holds every guarded path.
+ * `$(...)` and the wrappers the classifier unwraps, the files redirections read and write,
+ * and the directory a recursive reader given no path reads (`.` of `rg x`). A relative word
+ * is read in each directory the line's `cd`s may have led to (`cd src && cat a.key` names
+ * `src/a.key`). A word may be no path at all (`echo secrets/key`), so a rule reads these
+ * only to ask. Read within the classifier's bound over the call's commands together; past
+ * it, or past a `cd` to a directory the words do not say, the call names the filesystem
+ * root, which holds every guarded path.
  */
 export function shellPathTargets(
   entry: Pick<ToolManifestEntry, 'commands'> | undefined,
@@ -33,10 +66,16 @@ export function shellPathTargets(
     // it may name anything, as the filesystem root does.
     if (command.length > budget) return [UNREAD];
     budget -= command.length;
-    const { words, files, reads } = shellWalkTargets(command);
+    const { words, files, reads, directories } = shellWalkTargets(command);
+    const here = workingDirectories(directories, projectRoot);
+    if (here === null) return [UNREAD];
     for (const word of [...words, ...files, ...reads]) {
       const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
-      if (value !== '') texts.add(value);
+      if (value === '') continue;
+      if (value.startsWith('/')) texts.add(value);
+      else
+        for (const directory of here)
+          texts.add(directory === '.' ? value : `${directory}/${value}`);
     }
   }
   return [...texts].map((text) => canonicalPath(text, projectRoot));

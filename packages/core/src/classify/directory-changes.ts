@@ -1,0 +1,28 @@
+import type { ShellWord } from './lexed-line.js';
+import { programName } from './program-paths.js';
+
+/** Programs that change the shell's working directory for the commands after them. */
+const CHANGERS = new Set(['cd', 'pushd', 'popd', 'chdir']);
+
+/**
+ * The directory a command makes the working directory (`cd secrets` -> `secrets`): undefined
+ * for a command that does not change it, null for one whose new directory the words do not
+ * say (`cd`, `cd -`, `cd ~`, `cd "$X"`, `popd`, `pushd +1`), so later relative words may name
+ * anything. `words` start with the program.
+ */
+export function directoryChange(words: readonly ShellWord[]): string | null | undefined {
+  const first = words[0];
+  if (first === undefined || first.dynamic || !CHANGERS.has(programName(first.text))) {
+    return undefined;
+  }
+  if (programName(first.text) === 'popd') return null;
+  let index = 1;
+  // cd's own options: -L, -P, -e, -@ (bash); `--` ends them.
+  while (index < words.length && /^-[LPe@]+$/.test(words[index]!.text)) index++;
+  if (words[index]?.text === '--') index++;
+  const target = words[index];
+  if (target === undefined || target.dynamic) return null;
+  const text = target.text;
+  if (text === '' || text === '-' || /^[~+-]/.test(text) || /[$`]/.test(text)) return null;
+  return text;
+}

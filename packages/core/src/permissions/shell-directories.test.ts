@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { PermissionRule, ToolManifest } from '../schemas/permissions.js';
+import { evaluatePermissions } from './evaluate-permissions.js';
+
+/** A shell tool: its command is text, read for the paths its words reach. */
+const MANIFEST: ToolManifest = [
+  { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute'], commands: ['/run'] },
+];
+
+function decide(command: string, rules: PermissionRule[]) {
+  return evaluatePermissions({
+    toolName: 'bash',
+    input: { command },
+    manifest: MANIFEST,
+    projectRoot: '/repo',
+    ruleSetId: 'autonomous',
+    customRuleSets: undefined,
+    approvalMode: 'bypass',
+    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
+  });
+}
+
+// The cd's own word names no guarded path nor a directory holding all of them: only the
+// relative word read in the directory it leads to does.
+const denyKeys: PermissionRule = { verdict: 'deny', targets: ['src/**/*.key'] };
+
+describe('a relative word read where the line changed directory to', () => {
+  it.each([
+    'cd src/lib && cat x.key',
+    'cd src/lib; cat x.key',
+    '(cd src/lib; cat x.key)',
+    'cd src && cd lib && cat x.key',
+    'cd lib; cd src; cat lib/x.key',
+    'cd /repo/src/lib; cat x.key',
+    'cd .. && cd repo/src/lib && cat x.key',
+    'pushd src/lib >/dev/null; cat x.key; popd',
+    'builtin cd src/lib; cat x.key',
+    'cd -P -- src/lib && cat < x.key',
+    "bash -c 'cd src/lib; cat x.key'",
+    'cd src/lib && echo $(cat x.key)',
+  ])('asks for %j', (command) => {
+    expect(decide(command, [denyKeys])).toMatchObject({ verdict: 'ask', index: 0 });
+  });
+
+  it.each(['cd "$D"; cat x.key', 'cd; cat x.key', 'cd - && cat x.key', 'cd ~/w && cat x.key'])(
+    'asks for %j, whose cd leads where its words do not say',
+    (command) => {
+      expect(decide(command, [denyKeys]).verdict).toBe('ask');
+    },
+  );
+
+  it.each(['cd src/lib && cat y.txt', 'cd docs && cat a.key', 'cd docs && ls', 'cat src/a.ts'])(
+    'grants %j, which names nothing the rule guards',
+    (command) => {
+      expect(decide(command, [denyKeys]).verdict).toBe('allow');
+    },
+  );
+
+  it('reads a line of many cd words as going anywhere', () => {
+    const line = Array.from({ length: 20 }, (_, index) => `cd d${index}`).join('; ');
+    expect(decide(`${line}; cat x.txt`, [denyKeys]).verdict).toBe('ask');
+  });
+});
