@@ -253,6 +253,22 @@ describe('tool-call arguments that are JSON but no object', () => {
     expect(inputFor('rm -rf /')).toEqual({ arguments: 'rm -rf /' });
   });
 
+  // Parsed, such a number would reach the rules, the person asked and the executor as other
+  // digits (another account, another id) or as null, none of them what the model wrote.
+  it('keeps as text arguments holding a number the kernel would not read as written', () => {
+    expect(inputFor('{"account":12345678901234567890}')).toEqual({
+      arguments: '{"account":12345678901234567890}',
+    });
+    expect(inputFor('{"amount":1e400,"note":"1e400 in a string is text"}')).toEqual({
+      arguments: '{"amount":1e400,"note":"1e400 in a string is text"}',
+    });
+    expect(inputFor('{"note":"12345678901234567890","n":9007199254740991,"x":1.5e3}')).toEqual({
+      note: '12345678901234567890',
+      n: 9007199254740991,
+      x: 1500,
+    });
+  });
+
   it('reads null as no arguments, and an object as it is', () => {
     expect(inputFor('null')).toEqual({});
     expect(inputFor('{"command":"ls"}')).toEqual({ command: 'ls' });

@@ -1,4 +1,10 @@
-import { asKeptText, isStorableText, MAX_JSON_DEPTH } from '@airlock/core';
+import {
+  asKeptText,
+  inexactNumber,
+  isStorableText,
+  jsonStringEnd,
+  MAX_JSON_DEPTH,
+} from '@airlock/core';
 import { withoutSecrets } from './provider-secrets.js';
 import type { ProviderFailureCode, ProviderRound } from './types.js';
 import { ProviderError } from './types.js';
@@ -58,11 +64,34 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
+ * Whether a JSON text holds a number token `JSON.parse` would not read as written (an
+ * integer past 2^53, a number past the largest double; see `inexactNumber`): one linear
+ * pass, strings skipped.
+ */
+function holdsInexactNumber(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = jsonStringEnd(text, i);
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < text.length && /[0-9eE+\-.]/.test(text[end]!)) end++;
+      if (inexactNumber(text.slice(i, end)) !== null) return true;
+      i = end - 1;
+    }
+  }
+  return false;
+}
+
+/**
  * A call's input from its `arguments`: the JSON text the API sends, parsed; an object
  * (as some compatible servers send) as it is; anything that is not a JSON object (not
  * JSON, or a string, number or list, which no function's parameters are) is kept as text
  * under `arguments`, so the rules still read it and an executor always gets an object.
- * JSON `null` is no arguments, as an absent or empty `arguments` is: `{}`.
+ * So is text holding a number the parse would change (`12345678901234567890` read as
+ * `…000`, `1e400` as Infinity, written as null): parsed, the rules, the person asked and
+ * the executor would all read a call the model did not ask for, as no request could send
+ * it (`inexact_number`). JSON `null` is no arguments, as an absent or empty `arguments` is: `{}`.
  * @throws ProviderError when the input nests deeper than {@link CALL_INPUT_MAX_DEPTH}.
  */
 function inputOf(args: unknown, index: number): unknown {
@@ -76,6 +105,7 @@ function inputOf(args: unknown, index: number): unknown {
     } catch {
       return { arguments: args };
     }
+    if (holdsInexactNumber(args)) return { arguments: args };
   }
   if (nestsDeeperThan(input, CALL_INPUT_MAX_DEPTH)) {
     throw malformed(
