@@ -9,7 +9,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
-import { parsePaging, readPages } from './paging.js';
+import { nextPageLines, parsePaging, readPages } from './paging.js';
 
 /** `airlock decisions --help` */
 export const DECISIONS_HELP = `Usage:
@@ -165,12 +165,13 @@ export async function decisions(argv: string[]): Promise<number> {
                 : `no more decisions after this cursor (${body.total} wait in all: airlock decisions list)`,
             ]
           : body.decisions.flatMap(describeRow)),
-        ...(body.next_cursor
-          ? [
-              `showing ${body.decisions.length} of ${body.total}; next page: airlock decisions list` +
-                `${limit ? ` --limit ${limit}` : ''} --cursor ${body.next_cursor} (or --all)`,
-            ]
-          : []),
+        ...nextPageLines({
+          again: ['airlock decisions list', limit && `--limit ${limit}`],
+          what: 'decisions',
+          shown: body.decisions.length,
+          total: body.total,
+          nextCursor: body.next_cursor,
+        }),
       ]);
       return 0;
     }

@@ -89,7 +89,7 @@ describe('airlock notifications list|redeliver against a running kernel', () => 
     const shown = page.stdout.match(/^ntf_\S+/gm);
     expect(shown).toHaveLength(1);
     const hint =
-      /showing 1; more exist, next page: airlock notifications list --limit 1 --cursor (\S+)/.exec(
+      /showing 1; more notifications exist, next page: airlock notifications list --limit 1 --cursor (\S+)/.exec(
         page.stdout,
       );
     expect(hint).not.toBeNull();
@@ -97,11 +97,11 @@ describe('airlock notifications list|redeliver against a running kernel', () => 
     const rest = next.stdout.match(/^ntf_\S+/gm);
     expect(rest).toHaveLength(1);
     // Exactly two deliveries: the page holding the last one offers no next page.
-    expect(next.stdout).not.toContain('more exist');
+    expect(next.stdout).not.toContain('next page');
     expect(rest![0]).not.toBe(shown![0]);
     const whole = await airlock(d, ['notifications', 'list', '--limit', '2']);
     expect(whole.stdout.match(/^ntf_/gm)).toHaveLength(2);
-    expect(whole.stdout).not.toContain('more exist');
+    expect(whole.stdout).not.toContain('next page');
     const all = await airlock(d, ['notifications', 'list', '--limit', '1', '--all', '--json']);
     const body = JSON.parse(all.stdout);
     expect(body.deliveries.map((row: { id: string }) => row.id)).toEqual([...shown!, ...rest!]);

@@ -8,7 +8,7 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice, parseIdFilter } from './filter-values.js';
-import { parsePaging, readPages } from './paging.js';
+import { nextPageLines, parsePaging, readPages } from './paging.js';
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
@@ -80,21 +80,21 @@ export async function notifications(argv: string[]): Promise<number> {
         all,
         rowsOf: (one) => one.deliveries,
       });
-      const again = [
-        command,
-        ...(state ? [`--state ${state}`] : []),
-        ...(run_id ? [`--run ${run_id}`] : []),
-        ...(limit ? [`--limit ${limit}`] : []),
-      ].join(' ');
       print(connection, body, () => [
         ...(body.deliveries.length === 0
           ? [cursor === undefined ? 'no notifications' : 'no more notifications after this cursor']
           : body.deliveries.flatMap(describeRow)),
-        ...(body.next_cursor
-          ? [
-              `showing ${body.deliveries.length}; more exist, next page: ${again} --cursor ${body.next_cursor} (or --all)`,
-            ]
-          : []),
+        ...nextPageLines({
+          again: [
+            command,
+            state && `--state ${state}`,
+            run_id && `--run ${run_id}`,
+            limit && `--limit ${limit}`,
+          ],
+          what: 'notifications',
+          shown: body.deliveries.length,
+          nextCursor: body.next_cursor,
+        }),
       ]);
       return 0;
     }

@@ -64,6 +64,29 @@ export function parsePaging(
   return { limit, cursor, all };
 }
 
+/**
+ * The line a list prints under a page that more rows follow: how many it
+ * shows (of how many in all, when the kernel counts them) and the command
+ * that reads the next page, with the filters given; none after the last page.
+ */
+export function nextPageLines(page: {
+  /** The list command with its filters (`airlock runs list --state running --limit 2`). */
+  again: readonly (string | number | false | undefined)[];
+  /** What the rows are (`runs`): said when no count of them all says more follow. */
+  what: string;
+  shown: number;
+  total?: number;
+  nextCursor: string | null;
+}): string[] {
+  if (!page.nextCursor) return [];
+  const count =
+    page.total === undefined
+      ? `showing ${page.shown}; more ${page.what} exist,`
+      : `showing ${page.shown} of ${page.total};`;
+  const command = page.again.filter((part) => typeof part === 'string' && part !== '').join(' ');
+  return [`${count} next page: ${command} --cursor ${page.nextCursor} (or --all)`];
+}
+
 /** One page of a cursor-paged list as the kernel answers it. */
 interface CursorPage {
   next_cursor: string | null;

@@ -8,7 +8,7 @@ import {
   UsageError,
 } from './connection.js';
 import { parseChoice } from './filter-values.js';
-import { parsePaging, readPages } from './paging.js';
+import { nextPageLines, parsePaging, readPages } from './paging.js';
 
 /** `airlock runs --help` */
 export const RUNS_HELP = `Usage:
@@ -76,20 +76,16 @@ export async function runs(argv: string[]): Promise<number> {
         all,
         rowsOf: (one) => one.runs,
       });
-      const again = [
-        'airlock runs list',
-        ...(state ? [`--state ${state}`] : []),
-        ...(limit ? [`--limit ${limit}`] : []),
-      ].join(' ');
       print(connection, body, () => [
         ...(body.runs.length === 0
           ? [cursor === undefined ? 'no runs' : 'no more runs after this cursor']
           : body.runs.map(runLine)),
-        ...(body.next_cursor
-          ? [
-              `showing ${body.runs.length}; more runs exist, next page: ${again} --cursor ${body.next_cursor} (or --all)`,
-            ]
-          : []),
+        ...nextPageLines({
+          again: ['airlock runs list', state && `--state ${state}`, limit && `--limit ${limit}`],
+          what: 'runs',
+          shown: body.runs.length,
+          nextCursor: body.next_cursor,
+        }),
       ]);
       return 0;
     }
