@@ -8,6 +8,8 @@ import {
   bindingPatternNames,
   bindingUrlTexts,
   holdsGuardedPaths,
+  mayBeDirectory,
+  mayHoldGuardedPaths,
   nearGuardedPaths,
   rooted,
   type TargetCoverage,
@@ -194,11 +196,13 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
     const path = target.rooted ? target.text : target.rootedWhenFolded;
     if (path === undefined) return false;
     const folded = foldedPathText(path);
+    // A read tool's directory (a search, a listing) is read through; a shell word only names it.
+    const holds = named || !mayBeDirectory(path) ? holdsGuardedPaths : mayHoldGuardedPaths;
     return sources.some(
       (source) =>
         notRooted(source) ||
         (nearGuardedPaths(source, folded) &&
-          (holdsGuardedPaths(source, path) || (named && bindingPatternNames(source, path, {})))),
+          (holds(source, path) || (named && bindingPatternNames(source, path, {})))),
     );
   };
   const traits = call.entry?.risk_traits ?? [];

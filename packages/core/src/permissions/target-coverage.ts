@@ -87,6 +87,30 @@ export function holdsGuardedPaths(source: string, path: string): boolean {
 }
 
 /**
+ * Whether a directory (canonical, rooted) may hold a path a deny's or an ask's rooted pattern
+ * matches: it holds them all ({@link holdsGuardedPaths}), or a path under it may match (`src`
+ * under `**` + `/*.key` or `src/**` + `/*.key`, never under `docs/**`), case and Unicode
+ * normalisation set aside: a recursive read of it (a search, a listing) may reach one.
+ */
+export function mayHoldGuardedPaths(source: string, path: string): boolean {
+  if (holdsGuardedPaths(source, path) || rooted(source).matchesUnder(path)) return true;
+  const foldedSource = foldedPathText(source);
+  const foldedPath = foldedPathText(path);
+  if (foldedSource === source && foldedPath === path) return false;
+  return rooted(foldedSource).matchesUnder(foldedPath);
+}
+
+/**
+ * Whether a read tool's path may be a directory it reads recursively: any but one whose last
+ * segment has a file's extension (`src/a.ts`, `notes.md`), which is read as the file it names
+ * (a read of every file would otherwise ask under `**` + `/*.key`).
+ */
+export function mayBeDirectory(path: string): boolean {
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return !/^[^.]+(\.[^.]+)*\.[A-Za-z0-9_-]{1,16}$/.test(last);
+}
+
+/**
  * Whether a deny's or an ask's rooted pattern names a call's path (canonical, rooted): the
  * path it matches; the directory itself when the pattern names everything in it
  * (`secrets/**` or `secrets/*` names `secrets`), since a call on the directory (deleting,
