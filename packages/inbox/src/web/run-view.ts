@@ -12,6 +12,7 @@ import { changedNote, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
 import { sameJson } from './input-changes.js';
 import type { PrincipalNames } from './principal-names.js';
+import { planView, roundPlanOf } from './round-plan.js';
 import { endSessionOn } from './session-end.js';
 import { decisionOf, type StoryDecision } from './story.js';
 import {
@@ -33,6 +34,8 @@ import { UnsentNote } from './unsent-note.js';
 export class RunStoryView {
   private readonly controller = new AbortController();
   private readonly decisions = new Map<string, StoryDecision[]>();
+  /** What the model wrote beside each round's calls, by round (from `run.round_started`). */
+  private readonly plans = new Map<number, string>();
   private tasks: TaskView[] = [];
   private run: RunView | null = null;
   /** The run's line as shown; a screen reader hears it through the announcer, at most every 10 s. */
@@ -112,6 +115,11 @@ export class RunStoryView {
       const list = this.decisions.get(decision.taskKey) ?? [];
       if (!list.some((known) => known.seq === decision.seq)) list.push(decision);
       this.decisions.set(decision.taskKey, list);
+    }
+    const plan = roundPlanOf(event);
+    if (plan && !this.plans.has(plan.round)) {
+      this.plans.set(plan.round, plan.text);
+      this.placePlans();
     }
     if (event.type === 'run.model_read' || event.type === 'run.round_started') return;
     void this.scheduleRefresh();
@@ -200,6 +208,19 @@ export class RunStoryView {
       if (at !== element) this.rows.insertBefore(element, at);
     });
     while (this.rows.children.length > wanted.length) this.rows.lastElementChild?.remove();
+    this.placePlans();
+  }
+
+  /** Puts each round's plan above its first row, where the row has none yet (rows are kept, plans come later). */
+  private placePlans(): void {
+    const first = new Map<number, string>();
+    for (const task of this.tasks) if (!first.has(task.round)) first.set(task.round, task.key);
+    for (const [round, key] of first) {
+      const text = this.plans.get(round);
+      const element = this.built.get(key)?.element;
+      if (text === undefined || !element || element.querySelector(':scope > .plan')) continue;
+      element.prepend(planView({ round, text }));
+    }
   }
 
   /** Draws a row as `task` has it, and remembers it as what the person reads. */
@@ -254,6 +275,7 @@ export class RunStoryView {
   private redraw(known: BuiltRow, task: TaskView): HTMLElement {
     const element = this.build(task);
     known.element.replaceWith(element);
+    this.placePlans();
     return element;
   }
 

@@ -12,6 +12,9 @@ import { CHROMIUM, LAUNCH_ARGS, mountInbox } from '../support/browser.js';
 import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { ensureInboxBuilt } from './inbox-build.js';
 
+/** What the test kernel starts with (an `openai` model's address, say). */
+type KernelOptions = Parameters<typeof startTestKernel>[0];
+
 /** One kernel serving the inbox, one Chromium, and a bash executor: what a browser test file shares. */
 export interface InboxFixture {
   kernel: TestKernel;
@@ -46,9 +49,12 @@ export interface InboxFixture {
  * Builds the page (once for every file), starts a kernel with the inbox in
  * front of it, a bash executor that answers `removed`, and Chromium.
  */
-async function startInboxFixture(viewport = { width: 1000, height: 900 }): Promise<InboxFixture> {
+async function startInboxFixture(
+  viewport = { width: 1000, height: 900 },
+  kernelOptions: KernelOptions = {},
+): Promise<InboxFixture> {
   await ensureInboxBuilt();
-  const kernel = await startTestKernel();
+  const kernel = await startTestKernel(kernelOptions);
   mountInbox(kernel);
   const ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
     kernel.workspace.id,
@@ -129,10 +135,11 @@ async function startInboxFixture(viewport = { width: 1000, height: 900 }): Promi
 export function useInboxFixture(
   viewport?: { width: number; height: number },
   startTimeoutMs = 120_000,
+  kernelOptions?: KernelOptions,
 ): InboxFixture {
   let current: InboxFixture | undefined;
   beforeAll(async () => {
-    current = await startInboxFixture(viewport);
+    current = await startInboxFixture(viewport, kernelOptions);
   }, startTimeoutMs);
   afterEach(() => {
     if (current) expect(current.consoleErrors.splice(0)).toEqual([]);
