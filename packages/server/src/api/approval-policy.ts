@@ -2,10 +2,10 @@ import {
   credentialIdOf,
   OPERATION_CONTRACTS,
   type Problem,
-  policyCredentialIds,
   validateApprovalPolicy,
 } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import { unreachableRules } from '../kernel/verbs/approvers.js';
 import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { principalName } from '../store/accounts.js';
 import {
@@ -81,10 +81,8 @@ export const replaceApprovalPolicy = implement(
       const before = await readApprovalPolicyToReplace(tx, principal.workspace_id);
       // Read under the workspace's lock, which a member's revocation takes too: a revocation
       // either committed first and is read here, or reads this policy to name what it strands.
-      const unknown =
-        policyCredentialIds(validated.value).length === 0
-          ? []
-          : unknownMembers(policy, await memberCredentialStates(tx, principal.workspace_id));
+      const members = await memberCredentialStates(tx, principal.workspace_id);
+      const unknown = unknownMembers(policy, members);
       if (unknown.length > 0) {
         throw new AirlockError(
           'invalid_configuration',
@@ -116,7 +114,15 @@ export const replaceApprovalPolicy = implement(
         },
         detail: `replaced the approval policy (version ${written.version})`,
       });
-      return written;
+      // A rule naming nobody asks every live member: the workspace may have fewer than it
+      // requires. Accepted (members may be added after), and named, as a revoke names it.
+      const liveMembers = new Set(
+        [...members].filter(([, member]) => !member.revoked).map(([id]) => `member:${id}`),
+      );
+      return {
+        ...written,
+        unreachable_approval_rules: unreachableRules(validated.value, liveMembers),
+      };
     });
   },
 );

@@ -37,7 +37,7 @@ export const getApprovalPolicyContract = defineContract({
 export const replaceApprovalPolicyContract = defineContract({
   ...operationRoute('approvalPolicy.replace'),
   summary:
-    "Replace the workspace's approval policy whole (admin only; 422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version)",
+    "Replace the workspace's approval policy whole (admin only; 422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version); the answer names every rule the workspace's live members cannot meet",
   planes: ['member'],
   role: 'admin',
   input: z.strictObject({
@@ -47,6 +47,20 @@ export const replaceApprovalPolicyContract = defineContract({
     /** The version the caller read; refused when the policy changed since. */
     expected_version: z.number().int().min(0).optional(),
   }),
-  output: ApprovalPolicyViewSchema,
+  output: ApprovalPolicyViewSchema.extend({
+    /**
+     * Each rule naming nobody (so every live member may approve) that requires more approvals
+     * than the workspace has live members: the calls it covers wait for their deadline until
+     * members are added or the policy changes. A rule naming fewer members than it requires is
+     * refused instead (approval_quorum_unreachable). Empty when every rule can be met.
+     */
+    unreachable_approval_rules: z.array(
+      z.object({
+        rule_index: z.number().int(),
+        required: z.number().int(),
+        approvers_left: z.number().int(),
+      }),
+    ),
+  }),
   errors: ['invalid_configuration', 'stale_digest', 'admin_required'],
 });
