@@ -62,6 +62,13 @@ function send<T>(
       (response) => read(response, resolve, reject),
     );
     request.on('error', reject);
+    // A 101 goes to 'upgrade' listeners, never to the callback: with none, the request never
+    // settled, deaf to its signal, and held its send in flight for good. An answer without a body.
+    request.on('upgrade', (response: IncomingMessage, socket: { destroy(): void }) => {
+      socket.destroy();
+      read(response, resolve, reject);
+      response.push(null);
+    });
     request.end(options.body);
   });
 }
@@ -154,8 +161,10 @@ export function pinnedFetch(resolve?: Resolve | undefined): FetchFunction {
         );
       },
     );
+    // A Response cannot carry a 1xx status (a 101 upgrade): no answer of Slack's.
+    if (answer.status < 200) throw new Error(`the answer's status was ${answer.status}`);
     // A status that carries no body (204, 304) may not be given one.
-    const body = [101, 204, 205, 304].includes(answer.status) ? null : new Uint8Array(answer.body);
+    const body = [204, 205, 304].includes(answer.status) ? null : new Uint8Array(answer.body);
     return new Response(body, {
       status: answer.status,
       statusText: answer.statusText,
