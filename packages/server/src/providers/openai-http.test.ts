@@ -16,6 +16,8 @@ interface Reply {
   cutAfter?: number;
   /** Closes the connection before any answer. */
   drop?: boolean;
+  /** Sends the head and the start of the body, then nothing more, never ending it. */
+  hang?: boolean;
 }
 
 const answer = (content: string): Reply => ({
@@ -36,6 +38,10 @@ async function startStub(reply: (n: number, authorization: string) => Reply) {
         return;
       }
       res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
+      if (out.hang) {
+        res.write(out.body.slice(0, 10));
+        return;
+      }
       if (out.cutAfter === undefined) {
         res.end(out.body);
         return;
@@ -183,6 +189,13 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
     const run = await runToEnd((n) => (n === 1 ? { ...answer(''), drop: true } : answer('hi')));
     expect(run).toMatchObject({ state: 'completed', final_answer: 'hi' });
     expect(stub.requests()).toBe(2);
+  });
+
+  it("fails provider_timeout, asking once, when the answer's body never ends", async () => {
+    const run = await runToEnd(() => ({ ...answer('hi'), hang: true }), { timeoutMs: 1000 });
+    expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_timeout' } });
+    expect(stub.requests()).toBe(1);
+    expect((await d.member.get(`${d.ws}/runs/${run.id}/tasks`)).body.tasks).toEqual([]);
   });
 
   it('fails with provider_response_too_large instead of reading a huge completion', async () => {
