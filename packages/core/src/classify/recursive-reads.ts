@@ -211,15 +211,20 @@ function readArguments(args: readonly string[], reader: RecursiveReader): ReadOp
   return { options, operands, separated };
 }
 
-/** Whether `find`'s words name no starting point, so it walks `.` (`find -name x`). */
-function findWalksHere(args: readonly string[]): boolean {
+/** `find`'s starting points (`find src lib -name x`): an empty list walks `.`. */
+function findStarts(args: readonly string[]): string[] {
   let index = 0;
   // Its own options come first: -H, -L, -P, -D debugopts, -Olevel.
   while (index < args.length && /^-([HLP]|O\d*|D)$/.test(args[index]!)) {
     index += args[index] === '-D' ? 2 : 1;
   }
-  const first = args[index];
-  return first === undefined || first.startsWith('-') || first === '(' || first === '!';
+  const starts: string[] = [];
+  for (; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg.startsWith('-') || arg === '(' || arg === '!') break;
+    starts.push(arg);
+  }
+  return starts;
 }
 
 /** Where git's own options end and its subcommand starts (`git -C x --no-pager grep`). */
@@ -232,34 +237,54 @@ function gitSubcommand(args: readonly string[]): number {
 }
 
 /**
- * Whether git reads the working tree or a whole commit's tree with no path to limit it:
- * `git grep x` (its operands may be revisions, whose trees hold every tracked path, so only
- * paths after `--` limit it) and `git archive HEAD`.
+ * What git reads recursively: `git grep x` the working tree (its operands may be revisions,
+ * whose trees hold every tracked path, so only paths after `--` limit it: those are read),
+ * `git archive HEAD` a commit's whole tree; nothing for any other subcommand.
  */
-function gitReadsTree(args: readonly string[]): boolean {
+function gitReadsTree(args: readonly string[]): string[] {
   const at = gitSubcommand(args);
   const subcommand = args[at];
-  if (subcommand === 'archive') return true;
-  if (subcommand !== 'grep') return false;
+  if (subcommand === 'archive') return ['.'];
+  if (subcommand !== 'grep') return [];
   const separator = args.indexOf('--', at + 1);
-  return separator < 0 || separator === args.length - 1;
+  const paths = separator < 0 ? [] : args.slice(separator + 1);
+  return paths.length === 0 ? ['.'] : paths;
 }
 
+/** Copiers and archivers that read a directory operand through when recursing. */
+const TREE_COPIERS = new Map<string, (args: readonly string[]) => boolean>([
+  ['cp', (args) => args.some((arg) => /^-[a-zA-Z]*[rRa]/.test(arg) || arg === '--recursive')],
+  ['scp', (args) => args.some((arg) => /^-[a-zA-Z]*r/.test(arg))],
+  ['rsync', () => true],
+  ['tar', () => true],
+  ['zip', (args) => args.some((arg) => /^-[a-zA-Z]*r/.test(arg) || arg === '--recurse-paths')],
+  ['7z', () => true],
+  ['diff', (args) => args.some((arg) => /^-[a-zA-Z]*r/.test(arg) || arg === '--recursive')],
+]);
+
 /**
- * The directory a command reads recursively without naming it: `.` for a recursive reader
- * given no path operand (`rg x`, `grep -r x`, `du -sh`, `ls -R`, `find -name x`, `git grep
- * x`), null for any other command. `words` start with the program.
+ * The directories a command reads recursively, named or not (`.` of `rg x`, `grep -r x`,
+ * `du -sh`, `ls -R`, `find -name x`, `git grep x`; `src` of `grep -r x src`, `find src`, `cp
+ * -r src d`): a rule reads each as a directory whose whole tree is read, so one that may
+ * hold a guarded path asks. Empty for any other command. `words` start with the program.
  */
-export function implicitDirectory(words: readonly string[]): string | null {
+export function recursiveReads(words: readonly string[]): string[] {
   const first = words[0];
-  if (first === undefined) return null;
+  if (first === undefined) return [];
   const program = programName(first);
   const args = words.slice(1);
-  if (program === 'find') return findWalksHere(args) ? '.' : null;
-  if (program === 'git') return gitReadsTree(args) ? '.' : null;
+  if (program === 'find') {
+    const starts = findStarts(args);
+    return starts.length === 0 ? ['.'] : starts;
+  }
+  if (program === 'git') return gitReadsTree(args);
+  const copier = TREE_COPIERS.get(program);
+  // Every operand, the destination too: which is which depends on options not read here.
+  if (copier !== undefined) return copier(args) ? args.filter((arg) => !arg.startsWith('-')) : [];
   const reader = READERS.get(program);
-  if (reader === undefined) return null;
+  if (reader === undefined) return [];
   const { options, operands } = readArguments(args, reader);
-  if (!reader.recurses(options)) return null;
-  return operands.length <= reader.leading(options) ? '.' : null;
+  if (!reader.recurses(options)) return [];
+  const leading = reader.leading(options);
+  return operands.length <= leading ? ['.'] : operands.slice(leading);
 }

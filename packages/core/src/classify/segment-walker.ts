@@ -319,7 +319,13 @@ export function classifyShellSegments(
  * and the files its redirections write to.
  */
 export function shellWalkTargets(command: string): WalkTargets {
-  const targets: WalkTargets = { words: [], files: [], reads: [], directories: [] };
+  const targets: WalkTargets = {
+    words: [],
+    files: [],
+    reads: [],
+    recursive: [],
+    directories: [],
+  };
   const budget = fullBudget();
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });
   return targets;

@@ -2,7 +2,7 @@
 
 import { directoryChange } from './directory-changes.js';
 import type { ShellWord } from './lexed-line.js';
-import { implicitDirectory } from './recursive-reads.js';
+import { recursiveReads } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
 
 /** One simple command found in a shell line, with its action tags. */
@@ -46,11 +46,13 @@ export interface WalkBudget {
 export interface WalkTargets {
   readonly words: string[];
   readonly files: string[];
-  /**
-   * What commands read beside their words: the files input redirections read (`cat < f`)
-   * and the directory a recursive reader given no path reads (`.` of `rg x`).
-   */
+  /** The files input redirections read (`cat < f`). */
   readonly reads: string[];
+  /**
+   * The directories commands read through, named or not (`.` of `rg x`, `src` of `grep -r x
+   * src`; see recursive-reads.ts).
+   */
+  readonly recursive: string[];
   /**
    * The directories `cd` and `pushd` change to, in any order and any subshell (null for one
    * the words do not say, `cd "$X"`): a relative word may be read in any of them.
@@ -99,8 +101,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
   const texts = textsOf(words);
   if (walk.targets) {
     for (const word of words.slice(1)) walk.targets.words.push(word.text);
-    const directory = implicitDirectory(texts);
-    if (directory !== null) walk.targets.reads.push(directory);
+    walk.targets.recursive.push(...recursiveReads(texts));
     const changed = directoryChange(words);
     if (changed !== undefined) walk.targets.directories.push(changed);
   }

@@ -196,8 +196,10 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
     const path = target.rooted ? target.text : target.rootedWhenFolded;
     if (path === undefined) return false;
     const folded = foldedPathText(path);
-    // A read tool's directory (a search, a listing) is read through; a shell word only names it.
-    const holds = named || !mayBeDirectory(path) ? holdsGuardedPaths : mayHoldGuardedPaths;
+    // A read tool's directory (a search, a listing) and a shell command's recursive reader's
+    // (`grep -r x src`) are read through; another shell word only names it.
+    const through = target.readThrough === true || (!named && mayBeDirectory(path));
+    const holds = through ? mayHoldGuardedPaths : holdsGuardedPaths;
     return sources.some(
       (source) =>
         notRooted(source) ||

@@ -89,3 +89,38 @@ describe('an input redirection reads its file', () => {
     expect(decide('cat < src/a.ts', [denySecrets]).verdict).toBe('allow');
   });
 });
+
+describe('a recursive reader of a directory that may hold some guarded paths', () => {
+  const denyKeys: PermissionRule = { verdict: 'deny', targets: ['**/*.key'] };
+
+  it.each([
+    'grep -r x src',
+    'rg x src',
+    'cd src && rg x',
+    'find src -name "*.key" -exec cat {} +',
+    'git grep x -- src',
+    'du -sh src',
+    'ls -R src',
+    'tree src',
+    'cp -r src /tmp/x',
+    'zip -r out.zip src',
+    'diff -r src lib',
+  ])('asks for %j under a deny of **/*.key', (command) => {
+    expect(decide(command, [denyKeys]).verdict).toBe('ask');
+  });
+
+  it.each(['ls src', 'cat src/a.ts', 'grep x src/a.ts', 'npm test', 'git status', 'cp src/a b/a'])(
+    'grants %j, which reads no directory through',
+    (command) => {
+      expect(decide(command, [denyKeys]).verdict).toBe('allow');
+    },
+  );
+
+  it.each(['grep -r x src', 'rg x src', 'find src', 'cp -r src /tmp/x'])(
+    'grants %j under a deny of config/secrets/**, which src cannot hold',
+    (command) => {
+      const rule: PermissionRule = { verdict: 'deny', targets: ['config/secrets/**'] };
+      expect(decide(command, [rule]).verdict).toBe('allow');
+    },
+  );
+});

@@ -60,25 +60,35 @@ export function shellPathTargets(
   projectRoot: string | undefined,
 ): CanonicalTarget[] {
   const texts = new Set<string>();
+  const through = new Set<string>();
   let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
   for (const command of commandsCarried(input, entry?.commands).commands) {
     // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
     // it may name anything, as the filesystem root does.
     if (command.length > budget) return [UNREAD];
     budget -= command.length;
-    const { words, files, reads, directories } = shellWalkTargets(command);
+    const { words, files, reads, recursive, directories } = shellWalkTargets(command);
     const here = workingDirectories(directories, projectRoot);
     if (here === null) return [UNREAD];
-    for (const word of [...words, ...files, ...reads]) {
+    const add = (word: string, into: Set<string>) => {
       const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
-      if (value === '') continue;
-      if (value.startsWith('/')) texts.add(value);
+      if (value === '') return;
+      if (value.startsWith('/')) into.add(value);
       else
-        for (const directory of here)
-          texts.add(directory === '.' ? value : `${directory}/${value}`);
-    }
+        for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
+    };
+    for (const word of [...words, ...files, ...reads]) add(word, texts);
+    for (const word of recursive) add(word, through);
   }
-  return [...texts].map((text) => canonicalPath(text, projectRoot));
+  return [
+    ...[...texts]
+      .filter((text) => !through.has(text))
+      .map((text) => canonicalPath(text, projectRoot)),
+    ...[...through].map((text) => ({
+      ...canonicalPath(text, projectRoot),
+      readThrough: true as const,
+    })),
+  ];
 }
 
 /**

@@ -18,6 +18,11 @@ export interface CanonicalTarget {
   readonly rootedWhenFolded?: string;
   /** The input text it came from. */
   readonly raw: string;
+  /**
+   * For a shell command's path: the command reads the directory through (`grep -r x src`), so
+   * a rule reads it as a directory that may hold what its patterns match.
+   */
+  readonly readThrough?: true;
 }
 
 function normalizeSegments(path: string): string[] {
