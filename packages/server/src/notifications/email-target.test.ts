@@ -79,6 +79,18 @@ describe("where an email channel's SMTP connection goes", () => {
     expect(smtp.mails).toHaveLength(1);
   });
 
+  it('tries every address the name was checked as, not the first alone', async () => {
+    const smtp = await startSmtp();
+    closers.push(smtp.close);
+    // Nothing listens at 127.0.0.2 (a relay on 127.0.0.1 only, a name with an AAAA it does not serve).
+    const sender = senderTo({ host: 'mail.example.internal', port: smtp.port }, async () => [
+      '127.0.0.2',
+      '127.0.0.1',
+    ]);
+    await sender.send('ntf_1', notice, { publicUrl: undefined });
+    expect(smtp.mails.map((mail) => mail.to)).toEqual([['alice@example.com']]);
+  });
+
   it('fails an attempt whose name does not resolve, saying so by its code', async () => {
     const nowhere = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), {
       code: 'ENOTFOUND',

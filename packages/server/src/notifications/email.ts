@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import { isLoopbackHost, type TaskView, visibleText } from '@airlock/core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
@@ -6,7 +7,7 @@ import type { EmailChannelConfig } from './config.js';
 import { PartlySent } from './partly-sent.js';
 import { headline, type NotificationPayload } from './payload.js';
 import { shownWithin } from './shown-text.js';
-import { checkResolvedHost, type Resolve } from './target-address.js';
+import { checkResolvedHost, pinnedLookup, type Resolve } from './target-address.js';
 
 /** A model's text on one visible line (a tool name, an option). */
 function oneLine(text: string): string {
@@ -69,9 +70,41 @@ function messageOf(reason: unknown): string {
   return reason instanceof Error ? reason.message : String(reason);
 }
 
+/** How long connecting to the SMTP server may take. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * nodemailer's `getSocket`: a connection to `host` that may use only `addresses`, checked
+ * before (each tried in turn, as nodemailer would), handed over connected. The host stays a
+ * name, so that nodemailer asks TLS for it (SNI and the certificate check).
+ */
+function pinnedSocket(
+  host: string,
+  port: number,
+  addresses: readonly string[],
+): (options: unknown, callback: (error: Error | null, socketOptions?: object) => void) => void {
+  return (_options, callback) => {
+    const socket = connect({ host, port, lookup: pinnedLookup(addresses), autoSelectFamily: true });
+    const timer = setTimeout(
+      () => socket.destroy(Object.assign(new Error('Connection timeout'), { code: 'ETIMEDOUT' })),
+      CONNECT_TIMEOUT_MS,
+    );
+    const failed = (error: Error) => {
+      clearTimeout(timer);
+      callback(error);
+    };
+    socket.once('error', failed);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.removeListener('error', failed);
+      callback(null, { connection: socket });
+    });
+  };
+}
+
 /**
  * Sends notices over SMTP with nodemailer. Each attempt resolves `smtp.host` itself, refuses a
- * link-local answer as a webhook's (target-address.ts), and connects to the address checked,
+ * link-local answer as a webhook's (target-address.ts), and connects to the addresses checked,
  * the configured name kept for TLS (SNI and the certificate check): left to nodemailer, the
  * name would be looked up again, unchecked.
  */
@@ -82,13 +115,12 @@ export class EmailSender {
     private readonly resolve?: Resolve | undefined,
   ) {}
 
-  /** A transport to `address` (null: the host as written, an IP address) for one attempt. */
-  private transportTo(address: string | null): Transporter {
+  /** A transport for one attempt: to the `pinned` addresses when the host is a name. */
+  private transportTo(pinned: readonly string[] | null): Transporter {
     const { smtp } = this.channel;
     const secure = smtp.secure ?? smtp.port === 465;
     return nodemailer.createTransport({
-      host: address ?? smtp.host,
-      ...(address === null ? {} : { servername: smtp.host }),
+      host: smtp.host,
       port: smtp.port,
       secure,
       // The password and the action links never cross the network in clear text, unless asked.
@@ -96,7 +128,8 @@ export class EmailSender {
       ...(smtp.user && smtp.password
         ? { auth: { user: smtp.user, pass: smtp.password.value } }
         : {}),
-      connectionTimeout: 10_000,
+      ...(pinned === null ? {} : { getSocket: pinnedSocket(smtp.host, smtp.port, pinned) }),
+      connectionTimeout: CONNECT_TIMEOUT_MS,
       greetingTimeout: 10_000,
       socketTimeout: 20_000,
     });
@@ -148,7 +181,7 @@ export class EmailSender {
     const already = options.reached ?? new Set<string>();
     const recipients = this.channel.to.filter((recipient) => !already.has(recipient));
     const pinned = await checkResolvedHost(this.channel.smtp.host, this.resolve, options.signal);
-    const transport = this.transportTo(pinned?.[0] ?? null);
+    const transport = this.transportTo(pinned);
     const notice = { deliveryId, payload, ...options, transport };
     const sent = await Promise.allSettled(
       recipients.map((recipient) => this.sendTo(recipient, notice)),
