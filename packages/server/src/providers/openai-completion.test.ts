@@ -212,6 +212,21 @@ describe('an answer that is no completion (an error object, a page, nothing)', (
     expect(failureOf({ choices: [] }).detail).toBe('the completion has no message');
   });
 
+  // Completed with its text (or ''), the run would end on an answer the model never gave.
+  it('fails a completion that stopped for tool calls but carries none, rather than complete the run', () => {
+    const stopped = (finish_reason: string, message: Record<string, unknown>) =>
+      failureOf({ choices: [{ finish_reason, message: { role: 'assistant', ...message } }] });
+    for (const failure of [
+      stopped('tool_calls', { content: null }),
+      stopped('tool_calls', { content: 'I will list the files.', tool_calls: [] }),
+      stopped('function_call', { content: null, function_call: { name: 'ls', arguments: '{}' } }),
+      stopped('stop', { content: null, function_call: { name: 'ls', arguments: '{}' } }),
+    ]) {
+      expect(failure.code).toBe('provider_error');
+      expect(failure.detail).toMatch(/^the completion is malformed: it stopped for tool calls/);
+    }
+  });
+
   it('quotes the start of an answer that is not JSON (a proxy page, a stream), without the key', () => {
     const page = `<html>Sign in to the proxy (session sk-live-1)</html>${'x'.repeat(500)}`;
     const failure = failureOfText(page, ['sk-live-1']);

@@ -181,6 +181,18 @@ export function parseCompletion(text: string, limits: CompletionLimits): Provide
   // What the model wrote is kept as text every store keeps alike (NUL as U+FFFD).
   const content = message.content == null ? message.content : asKeptText(message.content);
   if (calls.length === 0) {
+    // Ended as a final answer, the run would complete on text (or '') the model gave as a plan.
+    const finishReason = choice?.finish_reason;
+    if (finishReason === 'tool_calls' || finishReason === 'function_call') {
+      throw malformed(
+        `it stopped for tool calls (finish_reason "${finishReason}") but carries none in tool_calls`,
+      );
+    }
+    if (message.function_call != null) {
+      throw malformed(
+        'it stopped for tool calls but carries one as a legacy function_call, which the kernel does not read (it sends tools and reads tool_calls)',
+      );
+    }
     // A refusal (OpenAI's `refusal`, with no content) is no answer: completing with '' would hide it.
     if (content == null && typeof message.refusal === 'string' && message.refusal !== '') {
       throw new ProviderError('provider_refused', `the model refused: ${message.refusal}`);
