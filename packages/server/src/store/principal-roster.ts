@@ -6,6 +6,7 @@ import { labelName } from './accounts.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { SQL } from './sql-handle.js';
+import type { Tx } from './store.js';
 
 /** Who a workspace's principals are: their names, and which of them are revoked. */
 export interface PrincipalRoster {
@@ -42,6 +43,27 @@ export async function principalRoster(
     if (name !== null) roster.names.set(principal, name);
     if (row.revoked_at !== null) roster.revoked.add(principal);
     else if (row.kind === 'member') roster.liveMembers.add(principal);
+  }
+  return roster;
+}
+
+/** Per unit of work, each workspace's roster as that unit first read it. */
+const rosterOfUnit = new WeakMap<Tx, Map<string, Promise<PrincipalRoster>>>();
+
+/**
+ * A workspace's roster read once per unit of work, so a round that parks many calls a policy
+ * rule covers reads it once. Only for units that make, relabel or revoke no credential.
+ */
+export function principalRosterOnce(tx: Tx, workspaceId: string): Promise<PrincipalRoster> {
+  let read = rosterOfUnit.get(tx);
+  if (!read) {
+    read = new Map();
+    rosterOfUnit.set(tx, read);
+  }
+  let roster = read.get(workspaceId);
+  if (!roster) {
+    roster = principalRoster(tx, workspaceId);
+    read.set(workspaceId, roster);
   }
   return roster;
 }

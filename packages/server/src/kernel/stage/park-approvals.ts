@@ -2,7 +2,7 @@
  * What a park's event says of the approvals its call needs: how many, and whether the members
  * left can give them, as the row's view says it (so a reader need not read the row).
  */
-import { principalRoster } from '../../store/principal-roster.js';
+import { principalRosterOnce } from '../../store/principal-roster.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { policyOfUnit, requirementOf } from '../verbs/approval-quorum.js';
@@ -15,7 +15,8 @@ export type ParkApprovals = WaitingApprovals;
  * How many approvals the workspace's approval policy asks of a row that parks now, and, when a
  * policy rule covers it, whether the live members it lets approve can give them (the reachability
  * rule of the row's view, quorumReachable). One keyed read of the policy, and of the roster when
- * a rule covers a call, per unit of work: a call no rule covers is not slowed by the roster read.
+ * a rule covers a call, per unit of work (however many calls it parks): a call no rule covers is
+ * not slowed by the roster read.
  */
 export async function parkApprovals(
   tx: Tx,
@@ -32,6 +33,6 @@ export async function parkApprovals(
 ): Promise<ParkApprovals> {
   const requirement = requirementOf(await policyOfUnit(tx, row.workspace_id), run, row);
   if (requirement.rule_index === null) return { approvals_required: requirement.required };
-  const { liveMembers } = await principalRoster(tx, row.workspace_id);
+  const { liveMembers } = await principalRosterOnce(tx, row.workspace_id);
   return waitingApprovals(requirement, requestOf(run, row), liveMembers);
 }
