@@ -44,7 +44,11 @@ export function inputEditor(options: InputEditorOptions): InputEditor {
     autocomplete: 'off',
     'aria-describedby': `${id}-error`,
   });
-  const error = h('p', { id: `${id}-error`, class: 'edit-error', 'aria-live': 'polite' });
+  // Shown as the person types and read with the field, not spoken: a text being typed is
+  // invalid at nearly every keystroke, and a screen reader would say each new column.
+  const error = h('p', { id: `${id}-error`, class: 'edit-error' });
+  // What a send attempt found, said once per attempt.
+  const said = h('span', { class: 'announce', role: 'status' });
   const diff = h('pre', {
     class: 'diff-lines edit-diff',
     'aria-label': 'the edited input against the original',
@@ -74,6 +78,7 @@ export function inputEditor(options: InputEditorOptions): InputEditor {
     h('label', { for: text.id, class: 'edit-label' }, 'The input the call runs with, as JSON'),
     text,
     error,
+    said,
     h('p', { class: 'edit-diff-title' }, 'Against the original:'),
     diff,
     h('div', { class: 'actions' }, approve, cancel),
@@ -95,7 +100,9 @@ export function inputEditor(options: InputEditorOptions): InputEditor {
   const check = () => {
     const read = readEditedInput(text.value, options.original);
     text.setAttribute('aria-invalid', String(!read.ok));
-    error.textContent = read.ok ? '' : `${read.message.replace(/\.$/, '')}. Nothing was sent.`;
+    const words = read.ok ? '' : `${read.message.replace(/\.$/, '')}. Nothing was sent.`;
+    // Rewritten only when it changes: the line is not remade at every keystroke.
+    if (error.textContent !== words) error.textContent = words;
     if (read.ok) {
       diff.replaceChildren(
         ...(read.changed
@@ -112,16 +119,24 @@ export function inputEditor(options: InputEditorOptions): InputEditor {
     }
     return read;
   };
+  /** Says what a send attempt found; the same words again are said again (a new attempt). */
+  const say = (words: string) => {
+    said.textContent = '';
+    said.append(words);
+  };
   const send = () => {
     const read = check();
     if (!read.ok) {
+      say(error.textContent ?? '');
       text.focus();
       return;
     }
     if (!read.changed) {
       error.textContent = 'Nothing changed: use Approve to approve the call as it is.';
+      say(error.textContent);
       return;
     }
+    said.textContent = '';
     options.approve(read.value);
   };
   const close = () => {
