@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withoutSecrets } from './provider-secrets.js';
 import { ProviderError } from './types.js';
 
-/** Most requests one round makes: the first and two retries of a rate limit, a server error or a dropped connection. */
+/** Most requests one round makes: the first and two retries of a request timeout, a rate limit, a server error or a dropped connection. */
 export const COMPLETION_ATTEMPTS = 3;
 /** The longest wait before a retry; a server asking for more ends the round at once. */
 export const RETRY_WAIT_MAX_MS = 30_000;
@@ -146,7 +146,8 @@ async function waitToAskAgain(
 
 /**
  * POSTs one chat-completions request and returns the body of its successful
- * answer. A rate limit, a server error or a connection dropped before the
+ * answer. A request timeout (408), a rate limit, a server error (529 included)
+ * or a connection dropped before the
  * whole answer arrived is asked again (at most `COMPLETION_ATTEMPTS`
  * requests), after the `Retry-After` the server names or a short backoff, all
  * within `signal`; a wait longer than `RETRY_WAIT_MAX_MS`
