@@ -7,6 +7,7 @@ import type { ShellPaths } from './shell-paths.js';
 import {
   bindingPatternNames,
   bindingUrlTexts,
+  globMayReach,
   holdsGuardedPaths,
   mayBeDirectory,
   mayHoldGuardedPaths,
@@ -196,6 +197,14 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
     const path = target.rooted ? target.text : target.rootedWhenFolded;
     if (path === undefined) return false;
     const folded = foldedPathText(path);
+    const entry = target.globEntry;
+    if (entry !== undefined) {
+      return sources.some(
+        (source) =>
+          notRooted(source) ||
+          (nearGuardedPaths(source, folded) && globMayReach(source, path, entry)),
+      );
+    }
     // A read tool's directory (a search, a listing) and a shell command's recursive reader's
     // (`grep -r x src`) are read through; another shell word only names it.
     const through = target.readThrough === true || (!named && mayBeDirectory(path));

@@ -43,6 +43,27 @@ function workingDirectories(
   return [...found];
 }
 
+/** A word as a path: itself, or an option's `=VALUE` (empty for a bare option). */
+function optionValue(word: string): string {
+  return word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
+}
+
+/** Characters that make a segment of a word a glob the shell expands (extglob's `@(` too). */
+const WILDCARD = /[*?[]|[@+!]\(/;
+
+/**
+ * A word's first wildcard segment and the directory before it (`s?crets` and `.` of `s?crets/key`,
+ * `x?.ts` and `src` of `src/x?.ts`), or null for a word without one.
+ */
+function globParts(word: string): { directory: string; entry: string } | null {
+  const segments = word.split('/');
+  const at = segments.findIndex((segment) => WILDCARD.test(segment));
+  if (at < 0) return null;
+  const before = segments.slice(0, at).join('/');
+  const directory = at === 0 ? '.' : before === '' ? '/' : before;
+  return { directory, entry: segments[at]! };
+}
+
 /**
  * The words a call's shell commands give their programs, as paths: every word after a
  * program that is no bare option (an option's `=VALUE` is read), inside `bash -c`,
@@ -61,6 +82,7 @@ export function shellPathTargets(
 ): CanonicalTarget[] {
   const texts = new Set<string>();
   const through = new Set<string>();
+  const globs = new Set<string>();
   let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
   for (const command of commandsCarried(input, entry?.commands).commands) {
     // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
@@ -71,7 +93,7 @@ export function shellPathTargets(
     const here = workingDirectories(directories, projectRoot);
     if (here === null) return [UNREAD];
     const add = (word: string, into: Set<string>) => {
-      const value = word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
+      const value = optionValue(word);
       if (value === '') return;
       if (value.startsWith('/')) into.add(value);
       else
@@ -79,8 +101,20 @@ export function shellPathTargets(
     };
     for (const word of [...words, ...files, ...reads]) add(word, texts);
     for (const word of recursive) add(word, through);
+    for (const word of [...words, ...files, ...reads, ...recursive]) {
+      const glob = globParts(optionValue(word));
+      if (glob === null) continue;
+      const directories = new Set<string>();
+      add(glob.directory, directories);
+      for (const directory of directories) globs.add(`${glob.entry}\0${directory}`);
+    }
   }
+  const globTargets = [...globs].map((key) => {
+    const [entry, directory] = key.split('\0') as [string, string];
+    return { ...canonicalPath(directory, projectRoot), globEntry: entry };
+  });
   return [
+    ...globTargets,
     ...[...texts]
       .filter((text) => !through.has(text))
       .map((text) => canonicalPath(text, projectRoot)),

@@ -100,6 +100,36 @@ export function mayHoldGuardedPaths(source: string, path: string): boolean {
   return rooted(foldedSource).matchesUnder(foldedPath);
 }
 
+/** A shell glob's segment as a rooted pattern: a class (`[ab]`) is one character, an extglob anything. */
+function segmentPattern(entry: string): string {
+  if (/[@+!?*]\(/.test(entry)) return '*';
+  return entry.replace(/\[[^\]]*\]?/g, '?');
+}
+
+function globReaches(source: string, directory: string, entry: string): boolean {
+  const literal = literalDirectory(source);
+  const below = directory === '.' ? literal !== '.' : literal.startsWith(`${directory}/`);
+  if (!below) return holds(literal, directory);
+  // The pattern's matches lie under one entry of the directory: the glob reaches them if it
+  // may name that entry (`s?crets` names `secrets` of `secrets/**`).
+  const next = (directory === '.' ? literal : literal.slice(directory.length + 1)).split('/')[0]!;
+  return rooted(segmentPattern(entry)).matches(next);
+}
+
+/**
+ * Whether a shell glob may name what a deny's or an ask's rooted pattern guards, or a directory
+ * holding it: `directory` (canonical, rooted) is where the glob's first wildcard segment `entry`
+ * lies (`.` and `s?crets` of `cat s?crets/key`). A pattern whose literal directory lies under it is
+ * reached when `entry` may name the next segment towards it (`s?crets` or `*` names `secrets` of
+ * `secrets/**`, `*.md` does not); one whose matches may lie directly in it always is. Case and
+ * Unicode normalisation are set aside.
+ */
+export function globMayReach(source: string, directory: string, entry: string): boolean {
+  if (globReaches(source, directory, entry)) return true;
+  const folded = [source, directory, entry].map(foldedPathText) as [string, string, string];
+  return globReaches(...folded);
+}
+
 /**
  * Whether a read tool's path may be a directory it reads recursively: any but one whose last
  * segment has a file's extension (`src/a.ts`, `notes.md`), which is read as the file it names

@@ -23,6 +23,11 @@ export interface CanonicalTarget {
    * a rule reads it as a directory that may hold what its patterns match.
    */
   readonly readThrough?: true;
+  /**
+   * For a shell word with a wildcard (`s?crets/key`): its first wildcard segment (`s?crets`), the target
+   * being the directory before it; the shell names every entry there the segment matches.
+   */
+  readonly globEntry?: string;
 }
 
 function normalizeSegments(path: string): string[] {
