@@ -50,6 +50,7 @@ function send<T>(
   const url = new URL(options.url);
   const requestOf = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<T>((resolve, reject) => {
+    let answer: IncomingMessage | undefined;
     const request = requestOf(
       url,
       {
@@ -59,13 +60,19 @@ function send<T>(
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.lookup ? { lookup: options.lookup } : {}),
       },
-      (response) => read(response, resolve, reject),
+      (response) => {
+        answer = response;
+        read(response, resolve, reject);
+      },
     );
-    request.on('error', reject);
+    // Once the answer's head came, a failure (the signal, a reset) ends its body, and `read`
+    // settles: rejected here first, a 200 whose body was cut off counted as failed and was sent again.
+    request.on('error', (error) => (answer ? answer.destroy(error) : reject(error)));
     // A 101 goes to 'upgrade' listeners, never to the callback: with none, the request never
     // settled, deaf to its signal, and held its send in flight for good. An answer without a body.
     request.on('upgrade', (response: IncomingMessage, socket: { destroy(): void }) => {
       socket.destroy();
+      answer = response;
       read(response, resolve, reject);
       response.push(null);
     });

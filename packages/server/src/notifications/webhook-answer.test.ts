@@ -1,4 +1,5 @@
-import { createServer } from 'node:http';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookChannelConfig } from './config.js';
@@ -63,4 +64,43 @@ describe('a webhook receiver’s answer', () => {
     // What sat in the sockets' buffers when the kernel hung up, far below the give-up mark.
     expect(receiver.state.written).toBeLessThan(64 * 1024 * 1024);
   }, 60_000);
+
+  it('counts once its status came: a 200 whose body never ends, cut by the attempt, is delivered', async () => {
+    // A receiver that accepts the notice and holds its answer open (a proxy that never ends it).
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('accepted');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    closers.push(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const port = (server.address() as AddressInfo).port;
+    const attempt = new AbortController();
+    // The attempt is cut once the kernel holds the answer's head (the deadline, a stop).
+    const onResponse = (message: unknown) => {
+      const { response } = message as { response: IncomingMessage };
+      if (response.socket?.remotePort === port) setImmediate(() => attempt.abort());
+    };
+    subscribe('http.client.response.finish', onResponse);
+    closers.push(() => unsubscribe('http.client.response.finish', onResponse));
+    const channel = {
+      name: 'hook',
+      kind: 'webhook',
+      workspace: 'ws',
+      url: `http://127.0.0.1:${port}/hook`,
+      secrets: [{ value: SECRET, fingerprint: '' }],
+    } as WebhookChannelConfig;
+    // Failed, it would be posted again at every retry, to a receiver that took it each time.
+    await sendWebhook(
+      channel,
+      { id: 'ntf_1', payload: '{}' },
+      { now: Date.now(), signal: attempt.signal },
+    );
+    expect(attempt.signal.aborted).toBe(true);
+  });
 });
