@@ -198,6 +198,12 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
     expect((await d.member.get(`${d.ws}/runs/${run.id}/tasks`)).body.tasks).toEqual([]);
   });
 
+  // fetch's own text() and json(), which client libraries read with, drop it as well.
+  it('reads an answer that starts with a UTF-8 byte order mark, and the run completes', async () => {
+    const run = await runToEnd(() => ({ ...answer('hi'), body: `\ufeff${answer('hi').body}` }));
+    expect(run).toMatchObject({ state: 'completed', final_answer: 'hi' });
+  });
+
   it('fails with provider_response_too_large instead of reading a huge completion', async () => {
     const run = await runToEnd(() => answer('x'.repeat(COMPLETION_MAX_BYTES + 1)));
     expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_response_too_large' } });

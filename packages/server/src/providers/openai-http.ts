@@ -26,6 +26,8 @@ function retryAfterMs(header: string | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+const UTF8 = new TextDecoder('utf-8');
+
 /** Reads a body up to `COMPLETION_MAX_BYTES`, or throws `provider_response_too_large`. */
 async function readCapped(response: Response): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
@@ -45,7 +47,8 @@ async function readCapped(response: Response): Promise<string> {
     }
     chunks.push(read.value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // As fetch's text() reads it: a leading byte order mark dropped, which JSON.parse would refuse.
+  return UTF8.decode(Buffer.concat(chunks));
 }
 
 function tooLarge(): ProviderError {
