@@ -325,6 +325,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     reads: [],
     recursive: [],
     directories: [],
+    expanded: [],
   };
   const budget = fullBudget();
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });

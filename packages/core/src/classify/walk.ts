@@ -58,6 +58,8 @@ export interface WalkTargets {
    * the words do not say, `cd "$X"`): a relative word may be read in any of them.
    */
   readonly directories: (string | null)[];
+  /** The words with an expansion (`$F`, `"${a:-x}/key"`, `$(cmd)/k`), as written. */
+  readonly expanded: string[];
 }
 
 /** The state of one walk: the segments found, the nesting depth and the wrappers passed. */
@@ -100,7 +102,10 @@ export function withTags(
 export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
   const texts = textsOf(words);
   if (walk.targets) {
-    for (const word of words.slice(1)) walk.targets.words.push(word.text);
+    for (const word of words.slice(1)) {
+      walk.targets.words.push(word.text);
+      if (word.dynamic) walk.targets.expanded.push(word.text);
+    }
     walk.targets.recursive.push(...recursiveReads(texts));
     const changed = directoryChange(words);
     if (changed !== undefined) walk.targets.directories.push(changed);

@@ -55,3 +55,27 @@ describe('a shell word the shell expands as a glob names every entry it matches'
     expect(decide('cat src/*', [rule]).verdict).toBe('allow');
   });
 });
+
+describe('a shell word whose expansion may lead anywhere', () => {
+  it.each([
+    'F=secrets/key; cat $F',
+    'a=secrets; cat $a/key',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    'cat "${a:-secrets}/key"',
+    'cat src/$f',
+    'cat $(printf secr; printf ets)/key',
+    'cat `printf secrets`/key',
+    'cat ~/repo/secrets/key',
+    'ls ~',
+    'grep --file=$F x src',
+  ])('asks for %j under a deny of secrets/**', (command) => {
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
+  });
+
+  it.each(['echo $((1 + 2))', 'echo $?', "echo '$F'", 'cat a~b', 'npm test'])(
+    'grants %j, whose expansions give no path',
+    (command) => {
+      expect(decide(command, [denySecrets]).verdict).toBe('allow');
+    },
+  );
+});

@@ -43,6 +43,23 @@ function workingDirectories(
   return [...found];
 }
 
+/** Expansions that give no path: arithmetic, and the status, count, pid and flags parameters. */
+const PATHLESS_EXPANSIONS = /\$\(\([^()]*\)\)|\$[?#$!-]/g;
+
+/**
+ * Whether a word with an expansion may name any path: a variable's value, a command's output
+ * or a default may hold `/` and `..` (`cat $F`, `cat src/$f`, `"${a:-secrets}/key"`), so the
+ * words before and after it say nothing of where it leads.
+ */
+function mayNameAnything(word: string): boolean {
+  return /[$`]/.test(word.replace(PATHLESS_EXPANSIONS, ''));
+}
+
+/** Whether a word starts in a home directory (`~`, `~/x`, `~user/x`), which may hold the project. */
+function namesHome(word: string): boolean {
+  return /^~[^/]*(\/|$)/.test(optionValue(word));
+}
+
 /** A word as a path: itself, or an option's `=VALUE` (empty for a bare option). */
 function optionValue(word: string): string {
   return word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
@@ -72,7 +89,8 @@ function globParts(word: string): { directory: string; entry: string } | null {
  * is read in each directory the line's `cd`s may have led to (`cd src && cat a.key` names
  * `src/a.key`). A word may be no path at all (`echo secrets/key`), so a rule reads these
  * only to ask. Read within the classifier's bound over the call's commands together; past
- * it, or past a `cd` to a directory the words do not say, the call names the filesystem
+ * it, or past a `cd` to a directory the words do not say, a word whose expansion may name
+ * any path (`cat $F`) or one in a home directory (`~/x`), the call names the filesystem
  * root, which holds every guarded path.
  */
 export function shellPathTargets(
@@ -89,9 +107,11 @@ export function shellPathTargets(
     // it may name anything, as the filesystem root does.
     if (command.length > budget) return [UNREAD];
     budget -= command.length;
-    const { words, files, reads, recursive, directories } = shellWalkTargets(command);
+    const { words, files, reads, recursive, directories, expanded } = shellWalkTargets(command);
     const here = workingDirectories(directories, projectRoot);
-    if (here === null) return [UNREAD];
+    if (here === null || expanded.some(mayNameAnything) || words.some(namesHome)) {
+      return [UNREAD];
+    }
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
       if (value === '') return;
