@@ -222,7 +222,7 @@ export class InboxView {
         },
         settled: (key, at) => this.onSettled(key, at),
         arriving: (runId, taskKey, preview) => void this.onArrival(runId, taskKey, preview),
-        progressed: (key, progress) => this.onProgress(key, progress),
+        progressed: (key, progress, unreachable) => this.onProgress(key, progress, unreachable),
       });
     } catch (error) {
       onFailure(error);
@@ -248,7 +248,7 @@ export class InboxView {
    * without a read. A row off the loaded pages comes with its page; the open
    * row is read, so its card names who approved.
    */
-  private onProgress(key: string, progress: string | null): void {
+  private onProgress(key: string, progress: string | null, unreachable: boolean | null): void {
     if (!this.list.get(key)) return;
     const [runId = '', taskKey = ''] = key.split('/');
     // An event without its count (not one this kernel writes) is read instead.
@@ -256,7 +256,7 @@ export class InboxView {
       void this.onArrival(runId, taskKey, null);
       return;
     }
-    this.list.progress(key, progress);
+    this.list.progress(key, progress, unreachable);
     // A read on the way may predate this approval: the next one asks afresh.
     this.reads.forget(key);
     if (key !== this.open.key) return;

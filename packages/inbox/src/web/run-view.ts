@@ -19,6 +19,7 @@ import {
   type BuiltRow,
   decisionList,
   keepsRead,
+  sayReachability,
   signatureOf,
   storyRow,
   typingIn,
@@ -187,6 +188,8 @@ export class RunStoryView {
       const known = this.built.get(task.key);
       if (known && (known.signature === signature || keepsRead(known, task))) {
         if (known.signature !== signature) this.sayChanged(known, task);
+        // An approval leaves the row's version as it was, but may be where a revoke shows.
+        sayReachability(known.element, task);
         if (known.decisions !== decisions.length) {
           known.element
             .querySelector(':scope > .decisions')

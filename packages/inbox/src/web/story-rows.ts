@@ -82,6 +82,21 @@ export function typingIn(element: HTMLElement): HTMLInputElement | HTMLTextAreaE
   return isTextField(focused) && !focused.disabled && element.contains(focused) ? focused : null;
 }
 
+/**
+ * Says on a drawn row, in place, whether too few members can approve its
+ * call as the kernel has it now: a revoke reaches the story with the next
+ * approval's re-read, and a row kept as the person read it (see
+ * {@link keepsRead}) would otherwise keep its old words.
+ */
+export function sayReachability(element: HTMLElement, now: TaskView): void {
+  const shown = element.querySelector(':scope > .unreachable');
+  const wanted = now.state === 'needs_approval' ? unreachableView(now) : null;
+  if (shown && wanted) {
+    if (shown.textContent !== wanted.textContent) shown.replaceWith(wanted);
+  } else if (shown) shown.remove();
+  else if (wanted) element.insertBefore(wanted, element.querySelector(':scope > .row-actions'));
+}
+
 /** One row of a run's story: its call, state, decisions, what the model read, and its verbs while it waits. */
 export function storyRow(
   task: TaskView,

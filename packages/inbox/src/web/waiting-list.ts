@@ -116,14 +116,16 @@ export class WaitingList {
   }
 
   /**
-   * Shows one more approval toward a row's quorum ("1 of 2 approvals") in
-   * place, keeping its tick and whether it is open. The decision read for
+   * Shows one more approval toward a row's quorum ("1 of 2 approvals", and
+   * "too few approvers" when the event says so) in place, keeping its tick and whether it is open. The decision read for
    * it (if any) no longer says who approved: it is let go, and read again
    * when a person opens or ticks the row.
    */
-  progress(key: string, progress: string | null): Entry | undefined {
+  progress(key: string, progress: string | null, unreachable: boolean | null): Entry | undefined {
     const entry = this.entries.get(key);
-    return entry && this.redraw(key, { ...entry.facts, progress }, null);
+    if (!entry) return undefined;
+    const reach = unreachable === null ? {} : { unreachable };
+    return this.redraw(key, { ...entry.facts, progress, ...reach }, null);
   }
 
   /** Draws a row on the list again from new facts, keeping its tick, cursor and filter. */

@@ -1,6 +1,6 @@
 import type { FeedEvent } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
-import { previewOf, progressOf } from './workspace-feed.js';
+import { previewOf, progressOf, unreachableOf } from './workspace-feed.js';
 
 const parked = (data: unknown): FeedEvent =>
   ({
@@ -75,5 +75,15 @@ describe('progressOf', () => {
     const one = { state: 'needs_approval', decided_by: 'member:cred_a', received: 1, required: 2 };
     expect(progressOf(added(one))).toBe('1 of 2 approvals');
     expect(progressOf(added({ state: 'needs_approval' }))).toBeNull();
+  });
+
+  it('hears from an approval whether too few members can still complete the quorum', () => {
+    const added = (data: unknown) =>
+      ({ ...parked(data), type: 'task.approval_added' }) as FeedEvent;
+    const one = { state: 'needs_approval', received: 1, required: 2 };
+    expect(unreachableOf(added({ ...one, reachable: false }))).toBe(true);
+    expect(unreachableOf(added({ ...one, reachable: true }))).toBe(false);
+    // An older kernel's event does not say: the row keeps what it showed.
+    expect(unreachableOf(added(one))).toBeNull();
   });
 });

@@ -40,9 +40,11 @@ export interface WaitingFeedHandlers {
   arriving(runId: string, taskKey: string, preview: RowFacts | null): void;
   /**
    * One more approval toward the quorum of the row `run/task`, which still
-   * waits: `progress` is what its row now shows ("1 of 2 approvals").
+   * waits: `progress` is what its row now shows ("1 of 2 approvals"), and
+   * `unreachable` whether too few members can still complete it (null: the
+   * event does not say).
    */
-  progressed(key: string, progress: string | null): void;
+  progressed(key: string, progress: string | null, unreachable: boolean | null): void;
 }
 
 type Created = { round: number; tool_name: string; created_at: number };
@@ -85,6 +87,17 @@ export function progressOf(event: FeedEvent): string | null {
 }
 
 /**
+ * Whether a `task.approval_added` event says too few members can complete
+ * the quorum (a member revoked since the call parked: the feed says nothing
+ * of a revoke itself, so the next approval is where the inbox hears it);
+ * null from an older kernel's event, which does not say.
+ */
+export function unreachableOf(event: FeedEvent): boolean | null {
+  const { reachable } = record(event.data);
+  return typeof reachable === 'boolean' ? !reachable : null;
+}
+
+/**
  * Follows a workspace's lifecycle feed from now on and tells which rows may
  * have stopped waiting and which may wait; resolves once `signal` aborts.
  * @throws whatever the feed throws (a refused token, a failed connection).
@@ -113,7 +126,8 @@ export async function followWaiting(
     const facts = created.get(key);
     created.delete(key);
     if (SETTLING.has(event.type)) handlers.settled(key, event.created_at);
-    else if (event.type === 'task.approval_added') handlers.progressed(key, progressOf(event));
+    else if (event.type === 'task.approval_added')
+      handlers.progressed(key, progressOf(event), unreachableOf(event));
     else if (ARRIVING.has(event.type)) {
       const preview = event.type === 'task.parked' ? previewOf(event, facts) : null;
       handlers.arriving(event.run_id, event.task_key, preview);

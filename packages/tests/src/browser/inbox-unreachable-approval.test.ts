@@ -1,0 +1,110 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, browserSkipReason } from '../support/browser.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
+import { secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
+
+/*
+ * A call that parked while its quorum could be met, whose second approver is then revoked:
+ * the kernel's feed says nothing of the revoke, but the next approval's task.approval_added
+ * carries reachable: false. The inbox's row (drawn from that event, without a read), the open
+ * card and the run story's row each say "too few approvers" from it, live.
+ */
+describe.skipIf(browserSkipReason !== null)(
+  'the web inbox in headless Chromium: an approval after a revoke',
+  { timeout: 120_000 },
+  () => {
+    const f = useInboxFixture({ width: 1280, height: 800 });
+
+    /** A second signed-in page beside the fixture's, at `path`. */
+    async function secondPage(path: string): Promise<Page> {
+      const page = await f.browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.addInitScript(
+        (session) => sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session)),
+        {
+          url: f.kernel.url,
+          workspaceId: f.kernel.workspace.id,
+          token: f.kernel.workspace.tokens.member,
+        },
+      );
+      await page.goto(`${f.kernel.url}/${path}`);
+      return page;
+    }
+
+    it('says too few approvers on the row, the card and the story row once an approval says so', async () => {
+      const lead = await secondLeadWithPolicy(f, 'Ana Lima', () => [
+        { tool: 'release', approvers: ['group:leads'], required: 2 },
+      ]);
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              { name: 'release', input: { version: '5.0.0' } },
+              { name: 'release', input: { version: '5.0.1' } },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t2')).state === 'needs_approval',
+      );
+
+      const page = await f.openInbox();
+      const row = (task: string) => page.locator(`.list [data-decision="${run.id}/${task}"]`);
+      await row('t2').waitFor();
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      const card = page.locator(`.detail article[data-decision="${run.id}/t1"]`);
+      await card.locator(':scope > .actions').waitFor();
+      expect(await card.locator('.unreachable').count()).toBe(0);
+
+      const story = await secondPage(`#/runs/${run.id}`);
+      const storyRow = (task: string) => story.locator(`.run-view .row[data-task="${task}"]`);
+      await storyRow('t2').locator('[data-action="approve"]').waitFor();
+      expect(await story.locator('.run-view .unreachable').count()).toBe(0);
+
+      // The second approver is revoked: nothing on the feed says so.
+      const revoked = await fetch(
+        `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/credentials/${lead.credential.credential_id}/revoke`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${f.kernel.workspace.tokens.member}`,
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        },
+      );
+      expect(revoked.status).toBe(200);
+
+      // An approval elsewhere of the row not open: its event says the rest cannot come.
+      const approve = async (task: string) => {
+        const decision = await f.ws.decisions.get(run.id, task);
+        if (!decision?.isApproval()) throw new Error(`${task} does not wait`);
+        await decision.approve();
+      };
+      await approve('t2');
+      await row('t2').locator('.row-unreachable').waitFor();
+      expect(await row('t2').locator('.line-meta').textContent()).toMatch(
+        /^too few approvers · 1 of 2 approvals · /,
+      );
+      await storyRow('t2').locator('.unreachable').waitFor();
+      expect(await storyRow('t2').locator('.unreachable').textContent()).toMatch(
+        /^Too few members can approve this call \(it needs 2 approvals\)/,
+      );
+
+      // The open row's card says it too.
+      await approve('t1');
+      await card.locator('.unreachable').waitFor();
+      await row('t1').locator('.row-unreachable').waitFor();
+      await storyRow('t1').locator('.unreachable').waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolations(story)).toEqual([]);
+      await story.close();
+
+      for (const decision of await f.ws.decisions.list()) {
+        if (decision.isApproval()) await decision.deny({ reason: 'stuck' });
+      }
+    });
+  },
+);
