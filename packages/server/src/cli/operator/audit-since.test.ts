@@ -44,6 +44,16 @@ describe('airlock audit export --since', () => {
     }
   });
 
+  // An age out of bounds came back from parseDuration as a plain Error: exit 1, no flag named.
+  it('refuses an age of nothing or past any date as a usage error naming --since', () => {
+    for (const text of ['0s', '0d', '0.0001ms', '99999999999d']) {
+      expect(() => parseSince(text), text).toThrow(UsageError);
+      expect(() => parseSince(text), text).toThrow(
+        `--since must be between 1ms and 9007199254740991ms, not "${text}"`,
+      );
+    }
+  });
+
   it('reads a date or time with no offset as local time, and one with an offset as that instant', () => {
     const cases: [string, number][] = [
       ['2026-11-30', Date.UTC(2026, 10, 30, 5)],

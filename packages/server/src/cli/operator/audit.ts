@@ -52,7 +52,14 @@ const ISO_TIME =
  * @throws UsageError (exit 2) on anything else, a day the calendar lacks (2026-02-30) included.
  */
 export function parseSince(text: string, now: number = Date.now()): number {
-  if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(text)) return now - parseDuration(text);
+  if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(text)) {
+    try {
+      return now - parseDuration(text, '--since');
+    } catch (error) {
+      // 0s, or an age past what a duration holds: a command line it cannot use, exit 2.
+      throw new UsageError((error as Error).message);
+    }
+  }
   const refused = (why: string) =>
     new UsageError(
       `--since wants an ISO time or an age such as 24h, not ${shownValue(text)}${why}`,
