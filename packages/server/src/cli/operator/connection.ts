@@ -77,7 +77,7 @@ export function parseOperatorArgs(
 
 /**
  * Reads the connection from flags and the environment.
- * @throws UsageError (exit 2) when the token or workspace is missing, or the
+ * @throws UsageError (exit 2) when the token or workspace is missing or blank, or the
  *   URL or timeout is not one it can use (naming the flag or variable).
  */
 export function connectionFrom(values: {
@@ -90,12 +90,13 @@ export function connectionFrom(values: {
   const kernel = usable(() => readKernelUrl(flagText(values, 'url'), process.env));
   const token = values.token ?? process.env.AIRLOCK_TOKEN;
   const workspace = values.workspace ?? process.env.AIRLOCK_WORKSPACE;
-  if (typeof token !== 'string' || token === '') {
+  // Blank counts as missing (`--workspace "$WS"` with WS a space): sent on, the kernel said forbidden.
+  if (typeof token !== 'string' || token.trim() === '') {
     throw new UsageError(
       'no credential: pass --token or set AIRLOCK_TOKEN (see `airlock serve` output)',
     );
   }
-  if (typeof workspace !== 'string' || workspace === '') {
+  if (typeof workspace !== 'string' || workspace.trim() === '') {
     throw new UsageError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE');
   }
   const { timeoutMs } = usable(() => readRequestTimeout(flagText(values, 'timeout'), process.env));

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { runOperatorCli } from '../../testing/operator-cli.js';
+
+// No kernel: each command line is refused before any call (port 9 would refuse the connection,
+// exit 1, which is what a blank workspace or credential sent on used to give).
+const target = {
+  url: 'http://127.0.0.1:9',
+  workspaceId: 'ws_x',
+  tokens: { member: 'alk_member_x' },
+};
+
+describe('a blank workspace or credential is missing, not sent (exit 2)', {
+  timeout: 120_000,
+}, () => {
+  // `--workspace "$WS"` with WS a space, or AIRLOCK_WORKSPACE=' ': the kernel answered forbidden.
+  it.each([
+    [
+      ['runs', 'list', '--workspace', ' '],
+      'airlock: no workspace: pass --workspace or set AIRLOCK_WORKSPACE',
+    ],
+    [['runs', 'list', '--token', ' '], 'airlock: no credential: pass --token or set AIRLOCK_TOKEN'],
+  ])('%j', async (args, message) => {
+    const refused = await runOperatorCli(target, args);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(message);
+  });
+
+  it('AIRLOCK_WORKSPACE and AIRLOCK_TOKEN holding only spaces count as unset', async () => {
+    const workspace = await runOperatorCli({ ...target, workspaceId: '  ' }, ['runs', 'list']);
+    expect({ code: workspace.code, stderr: workspace.stderr }).toEqual({
+      code: 2,
+      stderr: 'airlock: no workspace: pass --workspace or set AIRLOCK_WORKSPACE\n',
+    });
+    const token = await runOperatorCli(target, ['runs', 'list'], { token: '\t' });
+    expect({ code: token.code, stderr: token.stderr }).toEqual({
+      code: 2,
+      stderr:
+        'airlock: no credential: pass --token or set AIRLOCK_TOKEN (see `airlock serve` output)\n',
+    });
+  });
+});
