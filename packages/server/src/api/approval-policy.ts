@@ -7,6 +7,7 @@ import {
 import { AirlockError } from '../errors.js';
 import { unreachableRules } from '../kernel/verbs/approvers.js';
 import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
+import { settleMetQuorums } from '../kernel/verbs/policy-settle.js';
 import { principalName } from '../store/accounts.js';
 import {
   readApprovalPolicy,
@@ -77,7 +78,7 @@ export const replaceApprovalPolicy = implement(
     }
     const policy = validated.value as Record<string, unknown>;
     const store = kernel.context.store;
-    return store.transaction(async (tx) => {
+    const replaced = await store.transaction(async (tx) => {
       const before = await readApprovalPolicyToReplace(tx, principal.workspace_id);
       // Read under the workspace's lock, which a member's revocation takes too: a revocation
       // either committed first and is read here, or reads this policy to name what it strands.
@@ -124,5 +125,13 @@ export const replaceApprovalPolicy = implement(
         unreachable_approval_rules: unreachableRules(validated.value, liveMembers),
       };
     });
+    // After the commit, each row in a unit of its own that locks its run first, as an approve
+    // does: settling inside this unit would lock runs after the workspace's row, the other way
+    // round from every approve.
+    const approved = await settleMetQuorums(kernel.context, {
+      workspaceId: principal.workspace_id,
+      policyVersion: replaced.version,
+    });
+    return { ...replaced, approved_calls: approved };
   },
 );

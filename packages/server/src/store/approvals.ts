@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import { lockWorkspaceRow } from './accounts.js';
 import { type Param, type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
-import type { ApprovalPolicyTable, Database } from './schema.js';
+import type { ApprovalPolicyTable, Database, TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
+import { stateLiteral } from './tasks.js';
 
 /** A workspace's approval policy as stored; an absent one reads as `{}` at version 0. */
 export interface ApprovalPolicyRecord {
@@ -286,4 +287,36 @@ export async function listApprovalsOfVersions(
     found.push(...rows);
   }
   return found;
+}
+
+/**
+ * The parked rows of a workspace that hold at least one approval (of any of their versions),
+ * oldest first, at most `limit`: the rows a lowered quorum may already be met for. Read from the
+ * workspace's waiting rows (tasks_waiting_by_workspace), so its cost follows the parks.
+ */
+export async function listParkedWithApprovals(
+  reader: Reader,
+  workspaceId: string,
+  limit: number,
+): Promise<TaskTable[]> {
+  const { db } = reader[SQL];
+  return db
+    .selectFrom('tasks')
+    .selectAll('tasks')
+    .where('tasks.workspace_id', '=', workspaceId)
+    .where('tasks.state', '=', stateLiteral('needs_approval'))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('task_approvals')
+          .select('task_approvals.principal')
+          .whereRef('task_approvals.run_id', '=', 'tasks.run_id')
+          .whereRef('task_approvals.task_key', '=', 'tasks.key'),
+      ),
+    )
+    .orderBy('tasks.created_at')
+    .orderBy('tasks.run_id')
+    .orderBy('tasks.key')
+    .limit(limit)
+    .execute();
 }

@@ -37,7 +37,7 @@ export const getApprovalPolicyContract = defineContract({
 export const replaceApprovalPolicyContract = defineContract({
   ...operationRoute('approvalPolicy.replace'),
   summary:
-    "Replace the workspace's approval policy whole (admin only; 422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version); the answer names every rule the workspace's live members cannot meet",
+    "Replace the workspace's approval policy whole (admin only; 422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version); the answer names every rule the workspace's live members cannot meet, and the waiting calls whose standing approvals now meet the policy, approved at once",
   planes: ['member'],
   role: 'admin',
   input: z.strictObject({
@@ -61,6 +61,12 @@ export const replaceApprovalPolicyContract = defineContract({
         approvers_left: z.number().int(),
       }),
     ),
+    /**
+     * The waiting calls the new policy approved at once: their approvals that still stand
+     * already meet what it asks (a lowered `required`). Each is `runnable`, with a
+     * `task.approved` event whose `via` names the policy version.
+     */
+    approved_calls: z.array(z.object({ run_id: z.string(), task_key: z.string() })),
   }),
   errors: ['invalid_configuration', 'stale_digest', 'admin_required'],
 });
