@@ -62,6 +62,9 @@ export function finishCommand(command: Command, walkers: Walkers): void {
     return;
   }
   if (interpreted?.kind === 'unreadable') {
+    // `... | sh` runs commands from a pipe: a here-document's are read as text instead.
+    const piped = /from its input/.test(interpreted.note) && segment.inputs.length === 0;
+    if (piped) walk.targets?.opaque.push(program);
     for (const tag of programTags(program, textsOf(args))) tags.add(tag);
     tags.add('unknown');
     push(walk, words, tags, interpreted.note);

@@ -2,6 +2,7 @@ import { assignmentCommands } from './command-variables.js';
 import { noEmbedded } from './embedded.js';
 import { addEmptied, emptiesFile } from './emptied-files.js';
 import { finishCommand, NOT_WRAPPED, walkEmbedded } from './finish-command.js';
+import { optionValues } from './flags.js';
 import { interpret } from './interpreters.js';
 import {
   MAX_DEPTH,
@@ -74,6 +75,7 @@ function walkLine(line: string, walk: Walk): void {
 }
 
 function walkSegment(segment: LexedSegment, walk: Walk): void {
+  for (const input of segment.inputs) walk.targets?.texts.push(input.text);
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
   const redirectionTags = new Set<ActionTag>();
   for (const { operator, target } of segment.redirections) {
@@ -231,6 +233,7 @@ function walkWords(
       }
     }
     if (unwrapped?.kind === 'words') {
+      if (outer.targets) wrapperTargets(outer.targets, words, at, unwrapped.from, segment);
       if (unwrapped.write) tags.add('write');
       if (unwrapped.tags) for (const tag of unwrapped.tags) tags.add(tag);
       for (const line of unwrapped.lines ?? []) walkLine(line, nested(walk(), program));
@@ -286,6 +289,36 @@ function walkWords(
   }
 }
 
+/**
+ * What a wrapper's own words name (`env -C secrets cat key`, `flock secrets/lock cat x`): its
+ * words as paths, its `-C`/`--chdir` as a directory change; an xargs reading its words from a
+ * pipe or a file (no here-string) runs its command on words no one can read here.
+ */
+function wrapperTargets(
+  targets: WalkTargets,
+  words: readonly ShellWord[],
+  at: number,
+  from: number,
+  segment: LexedSegment,
+): void {
+  const own = words.slice(at + 1, from);
+  for (const word of own) {
+    targets.words.push(word.text);
+    if (word.dynamic) targets.expanded.push(word.text);
+  }
+  const program = programName(words[at]!.text);
+  if (program === 'env' || program === 'sudo') {
+    const texts = textsOf(own);
+    for (const chdir of optionValues(
+      texts,
+      program === 'env' ? ['-C', '--chdir'] : ['-D', '--chdir'],
+    )) {
+      targets.directories.push(chdir === '' || /[$`~]/.test(chdir) ? null : chdir);
+    }
+  }
+  if (program === 'xargs' && segment.inputs.length === 0) targets.opaque.push('xargs');
+}
+
 /** A whole budget, for a line a caller gives. */
 function fullBudget(): WalkBudget {
   return {
@@ -326,6 +359,8 @@ export function shellWalkTargets(command: string): WalkTargets {
     recursive: [],
     directories: [],
     expanded: [],
+    texts: [],
+    opaque: [],
   };
   const budget = fullBudget();
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });

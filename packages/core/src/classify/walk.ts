@@ -60,6 +60,13 @@ export interface WalkTargets {
   readonly directories: (string | null)[];
   /** The words with an expansion (`$F`, `"${a:-x}/key"`, `$(cmd)/k`), as written. */
   readonly expanded: string[];
+  /** Text commands read that may name paths in a language of its own (here-documents, here-strings). */
+  readonly texts: string[];
+  /**
+   * The programs that run commands or words no one can read here (`curl ... | sh`, `... |
+   * xargs cat`): what they name is unknown.
+   */
+  readonly opaque: string[];
 }
 
 /** The state of one walk: the segments found, the nesting depth and the wrappers passed. */

@@ -60,6 +60,15 @@ function namesHome(word: string): boolean {
   return /^~[^/]*(\/|$)/.test(optionValue(word));
 }
 
+/** What separates the paths inside a word of code or quoted text. */
+const TOKEN_SEPARATORS = /[\s"'`(),;:=@<>|&{}[\]]+/;
+
+/** The parts of a word or a text between separators, when it has any (`HEAD:secrets/key`). */
+function pathTokens(text: string): string[] {
+  if (!TOKEN_SEPARATORS.test(text)) return [];
+  return text.split(TOKEN_SEPARATORS).filter((token) => token !== '' && token !== text);
+}
+
 /** A word as a path: itself, or an option's `=VALUE` (empty for a bare option). */
 function optionValue(word: string): string {
   return word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
@@ -107,11 +116,11 @@ export function shellPathTargets(
     // it may name anything, as the filesystem root does.
     if (command.length > budget) return [UNREAD];
     budget -= command.length;
-    const { words, files, reads, recursive, directories, expanded } = shellWalkTargets(command);
+    const walked = shellWalkTargets(command);
+    const { words, files, reads, recursive, directories, expanded } = walked;
     const here = workingDirectories(directories, projectRoot);
-    if (here === null || expanded.some(mayNameAnything) || words.some(namesHome)) {
-      return [UNREAD];
-    }
+    const unknown = walked.opaque.length > 0 || expanded.some(mayNameAnything);
+    if (here === null || unknown || words.some(namesHome)) return [UNREAD];
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
       if (value === '') return;
@@ -119,7 +128,12 @@ export function shellPathTargets(
       else
         for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
     };
-    for (const word of [...words, ...files, ...reads]) add(word, texts);
+    for (const word of [...words, ...files, ...reads, ...walked.texts]) add(word, texts);
+    // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
+    // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
+    for (const text of [...words, ...walked.texts]) {
+      for (const token of pathTokens(text)) add(token, texts);
+    }
     for (const word of recursive) add(word, through);
     for (const word of [...words, ...files, ...reads, ...recursive]) {
       const glob = globParts(optionValue(word));
