@@ -77,3 +77,34 @@ describe('rooted patterns agree with a reference RegExp', () => {
     );
   });
 });
+
+describe('matchesUnder never misses a directory above a match', () => {
+  it('for every small pattern and canonical rooted path it matches', () => {
+    const pattern = fc
+      .array(fc.constantFrom('a', 'b', '/', '*', '**', '**/', '?', '.'), { maxLength: 7 })
+      .map((parts) => parts.join(''));
+    const path = fc
+      .array(fc.constantFrom('a', 'b', '.k'), { minLength: 1, maxLength: 3 })
+      .chain((first) =>
+        fc
+          .array(fc.constantFrom('a', 'b', 'a.k'), { maxLength: 3 })
+          .map((rest) => [first.join(''), ...rest]),
+      );
+    let checked = 0;
+    fc.assert(
+      fc.property(pattern, path, (p, segments) => {
+        const compiled = compileRootedPattern(p);
+        if (!compiled.matches(segments.join('/'))) return;
+        checked += 1;
+        expect(compiled.matchesUnder('.')).toBe(true);
+        for (let end = 1; end < segments.length; end++) {
+          const directory = segments.slice(0, end).join('/');
+          expect(compiled.matchesUnder(directory), `${p} under ${directory}`).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // The draw must reach matching pairs at all for the property to say anything.
+    expect(checked).toBeGreaterThan(20);
+  });
+});
