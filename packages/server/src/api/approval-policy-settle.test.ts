@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, type Deployment, deploy, type MemberOf, waitFor } from '../testing/harness.js';
+import {
+  addMember,
+  type Deployment,
+  deploy,
+  type MemberOf,
+  putOverlay,
+  waitFor,
+} from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -40,13 +47,13 @@ for (const backend of all) {
         rules: [{ actions: ['destructive'], approvers, required }],
       });
 
-      async function parked(command: string): Promise<string> {
+      async function parked(command: string, tool = 'bash'): Promise<string> {
         const created = await d.agent.post(`${d.ws}/runs`, {
           approval_mode: 'ask',
           input: 'clean up',
           provider: {
             kind: 'scripted',
-            rounds: [{ tool_calls: [{ name: 'bash', input: { command } }] }, { final: 'done' }],
+            rounds: [{ tool_calls: [{ name: tool, input: { command } }] }, { final: 'done' }],
           },
         });
         expect(created.status).toBe(201);
@@ -124,6 +131,31 @@ for (const backend of all) {
           expect(settledByPut).toBe(second.status === 409);
         }
       }, 180_000);
+
+      it('leaves waiting a call the approval stage refuses now, until the guardrail is lifted', async () => {
+        const deploys = (required: number) => ({
+          rules: [{ tool: 'deploy', approvers: [ana.id, bo.id, cy.id], required }],
+        });
+        expect((await put(deploys(2))).status).toBe(200);
+        const runId = await parked('ship', 'deploy');
+        await ana.client.post(`${task(runId)}/approve`, {});
+        const guardrails = `${d.ws}/overlays/user/me`;
+        const frozen = [
+          {
+            ruleSetId: 'supervised',
+            rules: [{ verdict: 'deny', guardrail: true, tools: ['deploy'], reason: 'frozen' }],
+          },
+        ];
+        expect((await putOverlay(d.member, guardrails, frozen)).status).toBe(200);
+        const lowered = await put(deploys(1));
+        expect(lowered.body.approved_calls).not.toContainEqual({ run_id: runId, task_key: 't1' });
+        expect((await d.member.get(task(runId))).body.state).toBe('needs_approval');
+
+        expect((await putOverlay(d.member, guardrails, [])).status).toBe(200);
+        const again = await put(deploys(1));
+        expect(again.body.approved_calls).toContainEqual({ run_id: runId, task_key: 't1' });
+        expect((await d.member.get(task(runId))).body.state).toBe('runnable');
+      }, 120_000);
     },
   );
 }
