@@ -39,7 +39,8 @@ function describePolicy(view: ApprovalPolicyView): string[] {
 }
 
 async function readPolicyFile(path: unknown): Promise<unknown> {
-  if (typeof path !== 'string') {
+  // A blank path (an unset shell variable) is a missing one, not a file named ''.
+  if (typeof path !== 'string' || path.trim() === '') {
     throw new UsageError('airlock approvals set: give --file <policy.json>');
   }
   const document = readJsonFile(path, 'airlock approvals set');

@@ -19,7 +19,7 @@ writeFileSync(
 );
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('airlock overlays names a missing argument (exit 2) before it reads and judges the file', {
+describe('airlock overlays and approvals name a missing or blank argument (exit 2) before they read and judge the file', {
   timeout: 120_000,
 }, () => {
   it.each([
@@ -34,6 +34,17 @@ describe('airlock overlays names a missing argument (exit 2) before it reads and
     [['overlays', 'load', '--file', bad], 'airlock overlays: give <agent-application-id>'],
     // The repository holds no .airlock/permissions.json, yet the missing id is what is wrong.
     [['overlays', 'load', '--repo', dir], 'airlock overlays: give <agent-application-id>'],
+    // A blank flag is a missing one: sent on, a blank digest reached the kernel, and an empty
+    // --repo read the current directory's .airlock/permissions.json.
+    [['overlays', 'trust', 'app_x', '--digest', ' '], 'airlock overlays: give --digest <digest>'],
+    [
+      ['overlays', 'replace', 'user', 'me', '--file', bad, '--digest', ' '],
+      'airlock overlays: give --digest <digest-you-read>',
+    ],
+    [['overlays', 'load', 'app_x', '--repo', ''], 'airlock overlays: give --repo <dir>'],
+    [['overlays', 'load', 'app_x', '--file', ' '], 'airlock overlays: give --file <path>'],
+    [['approvals', 'set', '--file', ''], 'airlock approvals set: give --file <policy.json>'],
+    [['approvals', 'set', '--file', ' '], 'airlock approvals set: give --file <policy.json>'],
   ])('%j', async (args, message) => {
     const refused = await runOperatorCli(target, args);
     expect(refused.stderr).toBe(`${message}\n`);

@@ -83,8 +83,12 @@ export async function readOverlayFile(path: string, scope: OverlayScope): Promis
   return validated.value;
 }
 
+/**
+ * A value the command cannot go without; blank counts as missing (an unset shell variable).
+ * @throws UsageError (exit 2) naming what to give.
+ */
 function need(value: string | boolean | undefined, what: string): string {
-  if (typeof value !== 'string' || value === '') {
+  if (typeof value !== 'string' || value.trim() === '') {
     throw new UsageError(`airlock overlays: give ${what}`);
   }
   return value;
@@ -148,12 +152,10 @@ export async function overlays(argv: string[]): Promise<number> {
         throw new UsageError('airlock overlays load: give --repo <dir> or --file <path>, not both');
       }
       const owner_id = need(first, '<agent-application-id>');
-      const groups = await readOverlayFile(
-        typeof values.file === 'string'
-          ? values.file
-          : join(typeof values.repo === 'string' ? values.repo : '.', PROJECT_OVERLAY_FILE),
-        'project',
-      );
+      // An empty --repo would read the current directory's document: refused, as a blank --file.
+      const file = values.file === undefined ? undefined : need(values.file, '--file <path>');
+      const repo = values.repo === undefined ? '.' : need(values.repo, '--repo <dir>');
+      const groups = await readOverlayFile(file ?? join(repo, PROJECT_OVERLAY_FILE), 'project');
       const project = { workspace_id, scope: 'project' as const, owner_id };
       const current = await connection.call('overlays.get', project);
       let view = await connection.call('overlays.replace', {
