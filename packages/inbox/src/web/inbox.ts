@@ -11,6 +11,7 @@ import { factsOf, type RowFacts, summaryOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
 import { type AfterRemove, OpenCall } from './open-call.js';
 import type { Order } from './order.js';
+import { ReachRereads } from './reach-change.js';
 import { decisionKey } from './render.js';
 import { RowReads } from './row-reads.js';
 import { endsSession } from './session-end.js';
@@ -78,6 +79,15 @@ export class InboxView {
   private readonly reads: RowReads;
   private readonly open: OpenCall;
   private readonly help = keyHelp();
+  /** A member revoked or added, the approval policy replaced: rows say their reachability anew. */
+  private readonly reach = new ReachRereads({
+    firstPage: (limit) => this.workspace.decisions.page({ limit, order: this.order }),
+    show: (key, progress, unreachable) => !!this.list.progress(key, progress, unreachable),
+    forget: (key) => this.reads.forget(key),
+    openKey: () => this.open.key,
+    showOpen: (decision) => this.detail.show(decision),
+    fail: (error) => this.fail(error),
+  });
   private readonly bulk = new BulkBar({
     decisions: async (keys) => {
       // Rows in view only, whatever ticked them: a bulk verb never decides a call out of sight.
@@ -223,6 +233,7 @@ export class InboxView {
         settled: (key, at) => this.onSettled(key, at),
         arriving: (runId, taskKey, preview) => void this.onArrival(runId, taskKey, preview),
         progressed: (key, progress, unreachable) => this.onProgress(key, progress, unreachable),
+        policyChanged: (change) => this.reach.changed(change),
       });
     } catch (error) {
       onFailure(error);

@@ -45,6 +45,8 @@ export interface WaitingFeedHandlers {
    * event does not say).
    */
   progressed(key: string, progress: string | null, unreachable: boolean | null): void;
+  /** A change of policy of the workspace (`policy.changed`'s `change`: `credential_revoked`, …). */
+  policyChanged(change: string): void;
 }
 
 type Created = { round: number; tool_name: string; created_at: number };
@@ -111,6 +113,11 @@ export async function followWaiting(
   // A row's creation, kept until its first decision: a park then previews its row.
   const created = new Map<string, Created>();
   for await (const event of feed) {
+    if (event.type === 'policy.changed') {
+      const { change } = record(event.data);
+      if (typeof change === 'string') handlers.policyChanged(change);
+      continue;
+    }
     if (event.task_key === null) continue;
     const key = `${event.run_id}/${event.task_key}`;
     if (event.type === 'task.created') {

@@ -106,5 +106,66 @@ describe.skipIf(browserSkipReason !== null)(
         if (decision.isApproval()) await decision.deny({ reason: 'stuck' });
       }
     });
+
+    it('says it on the row and the card as the revoke and the policy change arrive, with no approval', async () => {
+      const lead = await secondLeadWithPolicy(f, 'Bo Chen', () => [
+        { tool: 'release', approvers: ['group:leads'], required: 2 },
+      ]);
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              { name: 'release', input: { version: '6.0.0' } },
+              { name: 'release', input: { version: '6.0.1' } },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t2')).state === 'needs_approval',
+      );
+      const page = await f.openInbox();
+      const row = (task: string) => page.locator(`.list [data-decision="${run.id}/${task}"]`);
+      await row('t2').waitFor();
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      const card = page.locator(`.detail article[data-decision="${run.id}/t1"]`);
+      await card.locator(':scope > .actions').waitFor();
+      // What the person types on the card survives the card drawn again.
+      await card.locator('input[name="reason"]').fill('half typed');
+
+      const admin = {
+        authorization: `Bearer ${f.kernel.workspace.tokens.member}`,
+        'content-type': 'application/json',
+      };
+      const workspace = `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}`;
+      const revoked = await fetch(
+        `${workspace}/credentials/${lead.credential.credential_id}/revoke`,
+        { method: 'POST', headers: admin, body: '{}' },
+      );
+      expect(revoked.status).toBe(200);
+      await row('t2').locator('.row-unreachable').waitFor();
+      await row('t1').locator('.row-unreachable').waitFor();
+      await card.locator('.unreachable').waitFor();
+      expect(await card.locator('input[name="reason"]').inputValue()).toBe('half typed');
+
+      // One approval is enough again: the warnings go as the change arrives.
+      const me = await f.ws.self();
+      const put = await fetch(`${workspace}/approval_policy`, {
+        method: 'PUT',
+        headers: admin,
+        body: JSON.stringify({
+          policy: { rules: [{ tool: 'release', approvers: [me.credential_id], required: 1 }] },
+        }),
+      });
+      expect(put.status).toBe(200);
+      await row('t2').locator('.row-unreachable').waitFor({ state: 'detached' });
+      await card.locator('.unreachable').waitFor({ state: 'detached' });
+      expect(await axeViolations(page)).toEqual([]);
+
+      for (const decision of await f.ws.decisions.list()) {
+        if (decision.isApproval()) await decision.deny({ reason: 'done' });
+      }
+    });
   },
 );
