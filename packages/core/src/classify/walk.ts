@@ -2,6 +2,7 @@
 
 import { directoryChange } from './directory-changes.js';
 import type { ShellWord } from './lexed-line.js';
+import { readsListedNames } from './listed-names.js';
 import { recursiveReads } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
 
@@ -64,7 +65,7 @@ export interface WalkTargets {
   readonly texts: string[];
   /**
    * The programs that run commands or words no one can read here (`curl ... | sh`, `... |
-   * xargs cat`): what they name is unknown.
+   * xargs cat`), or read files a list names (`tar -T list`): what they name is unknown.
    */
   readonly opaque: string[];
 }
@@ -114,6 +115,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }
     walk.targets.recursive.push(...recursiveReads(texts));
+    if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
     const changed = directoryChange(words);
     if (changed !== undefined) walk.targets.directories.push(changed);
   }
