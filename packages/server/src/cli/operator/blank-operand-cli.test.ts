@@ -63,3 +63,26 @@ describe('an argument that names a row, given empty or blank, is a usage error (
     });
   });
 });
+
+describe('decisions answer refuses a blank --resolution-token (exit 2)', {
+  timeout: 120_000,
+}, () => {
+  // Sent on, the kernel refused it (exit 1) after a warning that a secret was on the command line.
+  it.each([[''], [' ']])('--resolution-token %j', async (token) => {
+    const refused = await runOperatorCli(target, [
+      'decisions',
+      'answer',
+      'run_1',
+      't1',
+      '--content',
+      'yes',
+      '--resolution-token',
+      token,
+    ]);
+    expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+      code: 2,
+      stderr:
+        'airlock decisions answer: --resolution-token wants the resolution token, or - to read it from standard input, not an empty value\n',
+    });
+  });
+});

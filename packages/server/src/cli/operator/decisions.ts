@@ -9,6 +9,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
+import { parseIdFilter } from './filter-values.js';
 import { nextPageLines, parsePaging, readPages } from './paging.js';
 
 /** `airlock decisions --help` */
@@ -215,12 +216,18 @@ export async function decisions(argv: string[]): Promise<number> {
       if ((typeof content === 'string') === (values.decline === true)) {
         throw new UsageError('airlock decisions answer: give --content <text> or --decline');
       }
+      // Blank (an unset shell variable) is no token: told here, not refused by the kernel.
+      const resolutionToken = parseIdFilter(values['resolution-token'], {
+        command: 'airlock decisions answer',
+        flag: '--resolution-token',
+        what: 'the resolution token, or - to read it from standard input',
+      });
       const body = await connection.call('decisions.resolve', {
         ...taskOf(connection, runId, taskKey, 'answer'),
         ...(typeof content === 'string' ? { content } : { outcome: 'failed' as const }),
-        ...(typeof values['resolution-token'] === 'string'
+        ...(resolutionToken !== undefined
           ? {
-              resolution_token: await readSecretArgument(values['resolution-token'], {
+              resolution_token: await readSecretArgument(resolutionToken, {
                 command: 'airlock decisions answer',
                 what: 'resolution token',
                 fromStdin: 'airlock decisions answer <run-id> <task-key> --resolution-token -',
