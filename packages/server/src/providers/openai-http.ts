@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent } from 'undici';
 import { withoutSecrets } from './provider-secrets.js';
 import { ProviderError } from './types.js';
 
@@ -27,6 +28,14 @@ function retryAfterMs(header: string | null): number | null {
 }
 
 const UTF8 = new TextDecoder('utf-8');
+
+/**
+ * The connections model requests go over. Node's fetch gives up waiting for an answer's
+ * headers, or between two pieces of its body, after 300 s of its own, so a round given a
+ * longer `--model-timeout` (a reasoning model that thinks for minutes) failed
+ * `provider_unreachable` at five minutes. The round's signal is the one bound here.
+ */
+const modelConnections = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 /** Reads a body up to `COMPLETION_MAX_BYTES`, or throws `provider_response_too_large`. */
 async function readCapped(response: Response): Promise<string> {
@@ -172,7 +181,14 @@ export async function postCompletion(
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: 'POST', redirect: 'manual', ...request });
+      // Node's fetch reads `dispatcher` (undici's option), which RequestInit does not declare.
+      const sent: RequestInit & { dispatcher: Agent } = {
+        method: 'POST',
+        redirect: 'manual',
+        dispatcher: modelConnections,
+        ...request,
+      };
+      response = await fetch(url, sent);
     } catch (error) {
       const failed = unreachable(error, init.signal, secrets);
       if (!droppedConnection(error, init.signal) || attempt >= COMPLETION_ATTEMPTS) throw failed;
