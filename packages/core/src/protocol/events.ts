@@ -59,7 +59,7 @@ const approvalsReachable = z
   .boolean()
   .optional()
   .describe(
-    'false when fewer live members may approve the waiting call than approvals_required (an approver revoked, or no_self_approval bars its requester or editor), as its approvals.reachable says; absent when no approval policy rule covers it',
+    'false when fewer live members may approve the waiting call than approvals_required (an approver revoked, or no_self_approval bars its requester or editor), as its approvals.reachable says; absent when no approval policy rule covers it and no_self_approval is off',
   );
 
 /** What an approval remembered: the allow rule it wrote into an overlay, told on `task.approved`. */
@@ -182,8 +182,9 @@ export const EVENT_SCHEMAS = [
       /**
        * False when fewer live members may approve the call than approvals_required (an approver
        * was revoked, or no_self_approval bars the requester), as the row view's
-       * approvals.reachable says then. Absent when no approval policy rule covers the call, and
-       * on events an older kernel wrote.
+       * approvals.reachable says then. Absent when no approval policy rule covers the call and
+       * no_self_approval is off (any live member may approve it), and on events an older kernel
+       * wrote.
        */
       approvals_reachable: z.boolean().optional(),
       reminders,

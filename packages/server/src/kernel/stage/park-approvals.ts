@@ -6,17 +6,22 @@ import { principalRosterOnce } from '../../store/principal-roster.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { policyOfUnit, requirementOf } from '../verbs/approval-quorum.js';
-import { requestOf, type WaitingApprovals, waitingApprovals } from '../verbs/approvers.js';
+import {
+  reachabilityMatters,
+  requestOf,
+  type WaitingApprovals,
+  waitingApprovals,
+} from '../verbs/approvers.js';
 
 /** The approvals part of a `task.parked` (or parking `task.retried`) event's data. */
 export type ParkApprovals = WaitingApprovals;
 
 /**
  * How many approvals the workspace's approval policy asks of a row that parks now, and, when a
- * policy rule covers it, whether the live members it lets approve can give them (the reachability
- * rule of the row's view, quorumReachable). One keyed read of the policy, and of the roster when
- * a rule covers a call, per unit of work (however many calls it parks): a call no rule covers is
- * not slowed by the roster read.
+ * policy rule covers it or no_self_approval is on, whether the live members it lets approve can
+ * give them (the reachability rule of the row's view, quorumReachable). One keyed read of the
+ * policy, and of the roster when reachability matters, per unit of work (however many calls it
+ * parks): a call no rule covers is not slowed by the roster read.
  */
 export async function parkApprovals(
   tx: Tx,
@@ -32,7 +37,7 @@ export async function parkApprovals(
   >,
 ): Promise<ParkApprovals> {
   const requirement = requirementOf(await policyOfUnit(tx, row.workspace_id), run, row);
-  if (requirement.rule_index === null) return { approvals_required: requirement.required };
+  if (!reachabilityMatters(requirement)) return { approvals_required: requirement.required };
   const { liveMembers } = await principalRosterOnce(tx, row.workspace_id);
   return waitingApprovals(requirement, requestOf(run, row), liveMembers);
 }

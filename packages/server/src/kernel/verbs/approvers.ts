@@ -175,21 +175,32 @@ export function quorumReachable(
 /** The approvals part of an event that leaves a row waiting (a park, a retry, an edit). */
 export interface WaitingApprovals {
   approvals_required: number;
-  /** Absent when no policy rule covers the row: any one member may approve it. */
+  /**
+   * Absent when no policy rule covers the row and no_self_approval is off: any one live member
+   * may approve it, and there is always one.
+   */
   approvals_reachable?: boolean;
 }
 
 /**
+ * Whether a row's reachability can be false, so its waiting events say it: a policy rule covers
+ * it, or no_self_approval may bar its requester from the one approval any member may give.
+ */
+export function reachabilityMatters(requirement: ApprovalRequirement): boolean {
+  return requirement.rule_index !== null || requirement.no_self_approval;
+}
+
+/**
  * What an event that leaves a row waiting says of its approvals, as the row's view says them:
- * how many the requirement asks, and, when a policy rule covers the row, whether the live
- * members may give them (quorumReachable).
+ * how many the requirement asks, and, where it can be false (reachabilityMatters), whether the
+ * live members may give them (quorumReachable).
  */
 export function waitingApprovals(
   requirement: ApprovalRequirement,
   run: RequestFacts,
   liveMembers: ReadonlySet<string>,
 ): WaitingApprovals {
-  if (requirement.rule_index === null) return { approvals_required: requirement.required };
+  if (!reachabilityMatters(requirement)) return { approvals_required: requirement.required };
   return {
     approvals_required: requirement.required,
     approvals_reachable: quorumReachable(requirement, run, liveMembers),
