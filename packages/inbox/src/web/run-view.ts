@@ -12,6 +12,7 @@ import { changedNote, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
 import { sameJson } from './input-changes.js';
 import type { PrincipalNames } from './principal-names.js';
+import { REACH_CHANGES } from './reach-change.js';
 import { planView, roundPlanOf } from './round-plan.js';
 import { endSessionOn } from './session-end.js';
 import { decisionOf, type StoryDecision } from './story.js';
@@ -85,6 +86,25 @@ export class RunStoryView {
   async start(): Promise<void> {
     await Promise.all([this.refresh(), this.names.load()]);
     void this.follow();
+    void this.followPolicy();
+  }
+
+  /**
+   * A revoke, a new member or a replaced approval policy is no event of the
+   * run: the workspace's feed brings it (`policy.changed`), and the rows are
+   * read again, so a parked row says whether too few members can approve it.
+   */
+  private async followPolicy(): Promise<void> {
+    try {
+      const feed = this.workspace.feed({ after: 'latest', signal: this.controller.signal });
+      for await (const event of feed) {
+        const change = (event.data as { change?: unknown } | null)?.change;
+        if (event.type === 'policy.changed' && REACH_CHANGES.has(String(change)))
+          void this.scheduleRefresh();
+      }
+    } catch {
+      // The run's own feed says a failure, or ends the session, for both.
+    }
   }
 
   /** Stops following the feed. */

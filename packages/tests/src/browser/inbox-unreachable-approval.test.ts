@@ -133,6 +133,9 @@ describe.skipIf(browserSkipReason !== null)(
       await card.locator(':scope > .actions').waitFor();
       // What the person types on the card survives the card drawn again.
       await card.locator('input[name="reason"]').fill('half typed');
+      const story = await secondPage(`#/runs/${run.id}`);
+      const storyRow = story.locator('.run-view .row[data-task="t1"]');
+      await storyRow.locator('[data-action="approve"]').waitFor();
 
       const admin = {
         authorization: `Bearer ${f.kernel.workspace.tokens.member}`,
@@ -148,6 +151,7 @@ describe.skipIf(browserSkipReason !== null)(
       await row('t1').locator('.row-unreachable').waitFor();
       await card.locator('.unreachable').waitFor();
       expect(await card.locator('input[name="reason"]').inputValue()).toBe('half typed');
+      await storyRow.locator('.unreachable').waitFor();
 
       // One approval is enough again: the warnings go as the change arrives.
       const me = await f.ws.self();
@@ -161,7 +165,9 @@ describe.skipIf(browserSkipReason !== null)(
       expect(put.status).toBe(200);
       await row('t2').locator('.row-unreachable').waitFor({ state: 'detached' });
       await card.locator('.unreachable').waitFor({ state: 'detached' });
+      await storyRow.locator('.unreachable').waitFor({ state: 'detached' });
       expect(await axeViolations(page)).toEqual([]);
+      await story.close();
 
       for (const decision of await f.ws.decisions.list()) {
         if (decision.isApproval()) await decision.deny({ reason: 'done' });
