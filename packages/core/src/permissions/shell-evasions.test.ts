@@ -35,6 +35,11 @@ describe('paths a shell command names past its plain words', () => {
     // Here-documents and here-strings.
     'python3 - <<EOF\nprint(open("secrets/key").read())\nEOF',
     'xargs cat <<< secrets/key',
+    // A redirection's target as the shell expands it.
+    'cat < ~/repo/secrets/key',
+    'cat < $F',
+    'F=secrets/key; cat < "$F"',
+    'echo x > ~/repo/secrets/key',
     // A wrapper's own words.
     'env -C secrets cat key',
     'flock secrets/lock true',

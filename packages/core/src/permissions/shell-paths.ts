@@ -119,8 +119,13 @@ export function shellPathTargets(
     const walked = shellWalkTargets(command);
     const { words, files, reads, recursive, directories, expanded } = walked;
     const here = workingDirectories(directories, projectRoot);
-    const unknown = walked.opaque.length > 0 || expanded.some(mayNameAnything);
-    if (here === null || unknown || words.some(namesHome)) return [UNREAD];
+    // A redirection's target keeps its expansions as written (`cat < $F`).
+    const redirected = [...files, ...reads];
+    const unknown =
+      walked.opaque.length > 0 ||
+      expanded.some(mayNameAnything) ||
+      redirected.some(mayNameAnything);
+    if (here === null || unknown || [...words, ...redirected].some(namesHome)) return [UNREAD];
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
       if (value === '') return;
