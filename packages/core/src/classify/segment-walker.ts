@@ -47,6 +47,8 @@ const KEYWORDS = new Set(['!', '{', '}', 'do', 'then', 'else', 'elif', 'if', 'wh
 const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
 const CONTROL = new Set(['for', 'select', 'case', 'in']);
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+/** Programs whose input is text they copy out, which names no path they read. */
+const TEXT_SINKS = new Set(['cat', 'tee']);
 /** Disks and partitions: writing to one overwrites whatever it held. */
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
@@ -75,7 +77,10 @@ function walkLine(line: string, walk: Walk): void {
 }
 
 function walkSegment(segment: LexedSegment, walk: Walk): void {
-  for (const input of segment.inputs) walk.targets?.texts.push(input.text);
+  // What `cat > f <<EOF` or `tee f <<EOF` is given is written out, not read as code.
+  const first = segment.words[0];
+  const sink = first !== undefined && TEXT_SINKS.has(programName(first.text));
+  if (!sink) for (const input of segment.inputs) walk.targets?.texts.push(input.text);
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
   const redirectionTags = new Set<ActionTag>();
   for (const { operator, target } of segment.redirections) {

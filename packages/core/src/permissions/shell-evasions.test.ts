@@ -77,6 +77,10 @@ describe('paths a shell command names past its plain words', () => {
     'ls src | wc -l',
     'tar -czf out.tgz src',
     'tar -xf out.tar',
+    // Text written out names no path read, and `'/'` or `'..'` in code is no path either.
+    "cat > src/x.ts <<'EOF'\nimport a from '../b';\nconst parts = path.split('/');\nEOF",
+    "tee notes.md <<< 'see secrets/key'",
+    'python3 -c \'print("/".join(["a", ".."]))\'',
   ])('grants %j, which names nothing the rule guards', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });

@@ -66,7 +66,8 @@ const TOKEN_SEPARATORS = /[\s"'`(),;:=@<>|&{}[\]]+/;
 /** The parts of a word or a text between separators, when it has any (`HEAD:secrets/key`). */
 function pathTokens(text: string): string[] {
   if (!TOKEN_SEPARATORS.test(text)) return [];
-  return text.split(TOKEN_SEPARATORS).filter((token) => token !== '' && token !== text);
+  // `'/'` or `".."` in code is rarely a path it reads: only a part with a name is read.
+  return text.split(TOKEN_SEPARATORS).filter((token) => /[^./]/.test(token) && token !== text);
 }
 
 /** A word as a path: itself, or an option's `=VALUE` (empty for a bare option). */
