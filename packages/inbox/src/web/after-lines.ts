@@ -11,11 +11,21 @@ const KEPT = 10;
  * last {@link KEPT} kept.
  */
 export class AfterLines {
+  /** What a card's verb did, said once (the lines are not a live region: a bulk verb has its own summary). */
+  private readonly said = h('span', { class: 'announce', role: 'status' });
   /** The element holding the lines. */
-  readonly element = h('div', { class: 'afters' });
+  readonly element = h('div', { class: 'afters' }, this.said);
 
-  /** Adds a line about a decision this page made. */
-  add(decision: Decision, done: string): void {
+  /**
+   * Adds a line about a decision this page made; `say` has a screen reader
+   * say it too (a card's verb, whose card goes away with its own message).
+   */
+  add(decision: Decision, done: string, say = false): void {
+    if (say) {
+      // Emptied first: the same words for the next call are said again.
+      this.said.textContent = '';
+      this.said.append(done);
+    }
     const line = h(
       'p',
       { class: 'after', 'data-after': decisionKey(decision) },

@@ -57,10 +57,11 @@ export class InboxView {
 
   private readonly marker = new NewMarker(() => this.showNew());
   private readonly afters = new AfterLines();
+  // A card's verb is said once; a bulk verb's calls are said by the bulk bar's summary.
   private readonly actions = inboxVerbs({
-    settled: (decision, done) => this.settled(decision, done),
+    settled: (decision, done) => this.settled(decision, done, true),
     // The row stays: the approval's feed event shows its new count in place.
-    progressed: (decision, done) => this.afters.add(decision, done),
+    progressed: (decision, done) => this.afters.add(decision, done, true),
   });
   private readonly detail = new DetailPane(this.actions);
   private readonly toolbar = new InboxToolbar({
@@ -396,12 +397,12 @@ export class InboxView {
    * A decision this page made: its row goes (unless its event took it first),
    * and a line says what was done; null `done` when it was decided elsewhere first.
    */
-  private settled(decision: Decision, done: string | null): void {
+  private settled(decision: Decision, done: string | null, say = false): void {
     const key = decisionKey(decision);
     if (this.list.get(key)) {
       this.gone.add(key);
       this.remove(key, true, 'next');
     }
-    if (done !== null) this.afters.add(decision, done);
+    if (done !== null) this.afters.add(decision, done, say);
   }
 }

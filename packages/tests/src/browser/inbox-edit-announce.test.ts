@@ -15,29 +15,32 @@ import { useInboxFixture } from './inbox-fixture.js';
 /** Live regions a screen reader speaks from. */
 const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
 
-/** Records the text of every change of a live region inside the detail pane, in order. */
-async function listen(page: Page) {
-  await page.evaluate((live) => {
-    const said: string[] = [];
-    (window as unknown as { said: string[] }).said = said;
-    new MutationObserver((records) => {
-      const changed = new Set<Element>();
-      for (const record of records) {
-        const node = record.target;
-        const element = node instanceof Element ? node : node.parentElement;
-        const region = element?.closest(live);
-        if (region) changed.add(region);
-      }
-      for (const region of changed) {
-        const text = region.textContent ?? '';
-        if (text !== '') said.push(text);
-      }
-    }).observe(document.querySelector('.detail') as Node, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-    });
-  }, LIVE);
+/** Records the text of every change of a live region inside `root`, in order. */
+async function listen(page: Page, root = '.detail') {
+  await page.evaluate(
+    ([live, root]) => {
+      const said: string[] = [];
+      (window as unknown as { said: string[] }).said = said;
+      new MutationObserver((records) => {
+        const changed = new Set<Element>();
+        for (const record of records) {
+          const node = record.target;
+          const element = node instanceof Element ? node : node.parentElement;
+          const region = element?.closest(live);
+          if (region) changed.add(region);
+        }
+        for (const region of changed) {
+          const text = region.textContent ?? '';
+          if (text !== '') said.push(text);
+        }
+      }).observe(document.querySelector(root) as Node, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    },
+    [LIVE, root] as const,
+  );
   return () => page.evaluate(() => [...(window as unknown as { said: string[] }).said]);
 }
 
@@ -91,9 +94,14 @@ describe.skipIf(browserSkipReason !== null)(
       );
       expect(await axeViolations(page)).toEqual([]);
 
-      for (const decision of await f.ws.decisions.list()) {
-        if (decision.isApproval()) await decision.deny({ reason: 'quiet' });
-      }
+      // An edit approved: the card goes, and what happened is said once, on the whole page.
+      const heard = await listen(page, 'body');
+      await text.fill('{\n  "command": "rm -rf ./build/cache"\n}');
+      await text.press('Control+Enter');
+      await page.locator(`.after[data-after="${run.id}/t1"]`).waitFor();
+      await expect.poll(heard).toContain('Approved by you with your changes; running.');
+      expect((await heard()).filter((words) => words.includes('Approved by you'))).toHaveLength(1);
+      expect(await axeViolations(page)).toEqual([]);
     });
   },
 );
