@@ -11,6 +11,7 @@ import {
   pushUnread,
   readLine,
 } from './line-readings.js';
+import { recordAssignment, recordLoop } from './line-variables.js';
 import {
   MAX_GLOB_NAMES,
   MAX_GLOB_WORDS,
@@ -158,12 +159,14 @@ function walkWords(
       const end = body < 0 ? words.length : body;
       // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would (the body is walked).
       for (let index = at; index < end; index++) if (words[index]!.subscript) tags.add('unknown');
+      if (loop && outer.targets) recordLoop(outer.targets, words, at, end);
       at = end;
       if (body >= 0) continue;
     }
     // An arithmetic command sets variables as an assignment does (its payloads are lexer problems).
     while (at < words.length && (words[at]!.arithmetic || ASSIGNMENT.test(words[at]!.text))) {
       if (!words[at]!.arithmetic) walkAssignment(words[at]!, walk(), tags);
+      if (!words[at]!.arithmetic && outer.targets) recordAssignment(outer.targets, words[at]!);
       at++;
     }
     const remaining = words.length - at;
@@ -366,6 +369,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     expanded: [],
     texts: [],
     opaque: [],
+    variables: new Map(),
   };
   const budget = fullBudget();
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });

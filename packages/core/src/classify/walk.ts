@@ -2,6 +2,7 @@
 
 import { directoryChange } from './directory-changes.js';
 import type { ShellWord } from './lexed-line.js';
+import { recordDeclarations } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
 import { recursiveReads } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
@@ -68,6 +69,8 @@ export interface WalkTargets {
    * xargs cat`), or read files a list names (`tar -T list`): what they name is unknown.
    */
   readonly opaque: string[];
+  /** The values the line gives its variables (line-variables.ts); null for one not known. */
+  readonly variables: Map<string, (string | null)[]>;
 }
 
 /** The state of one walk: the segments found, the nesting depth and the wrappers passed. */
@@ -116,6 +119,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     }
     walk.targets.recursive.push(...recursiveReads(texts));
     if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
+    recordDeclarations(walk.targets, words);
     const changed = directoryChange(words);
     if (changed !== undefined) walk.targets.directories.push(changed);
   }

@@ -72,10 +72,31 @@ describe('a shell word whose expansion may lead anywhere', () => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
 
-  it.each(['echo $((1 + 2))', 'echo $?', "echo '$F'", 'cat a~b', 'npm test'])(
-    'grants %j, whose expansions give no path',
-    (command) => {
-      expect(decide(command, [denySecrets]).verdict).toBe('allow');
-    },
-  );
+  it.each([
+    'A=sec; B=rets; cat $A$B/key',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    'F=xsecrets; cat ${F#x}/key',
+    'F=src; F+=/../secrets; cat $F/key',
+    'read F < list; cat $F',
+    'for f; do cat $f; done',
+    'for f in secrets/*; do cat $f; done',
+    'export F=secrets/key; cat "$F"',
+    'cat $HOME/repo/secrets/key',
+  ])('asks for %j, a variable the line gives a guarded path or no known value', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('ask');
+  });
+
+  it.each([
+    'echo $((1 + 2))',
+    'echo $?',
+    "echo '$F'",
+    'cat a~b',
+    'npm test',
+    'echo $PATH',
+    'echo "$USER"',
+    'F=src/a.ts; cat $F',
+    'for f in src/*.ts; do wc -l "$f"; done',
+  ])('grants %j, whose expansions give no path', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
 });

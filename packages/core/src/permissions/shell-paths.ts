@@ -2,6 +2,7 @@ import { MAX_CLASSIFIED_COMMAND_LENGTH } from '../classify/action-tags.js';
 import { commandsCarried } from '../classify/effect-profile.js';
 import { shellWalkTargets } from '../classify/segment-walker.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
+import { expandedWords } from './shell-variables.js';
 import { type CanonicalTarget, canonicalPath } from './targets.js';
 
 /** What a command too long to read names: the root, a directory above the project. */
@@ -41,18 +42,6 @@ function workingDirectories(
     if (found.size === before) break;
   }
   return [...found];
-}
-
-/** Expansions that give no path: arithmetic, and the status, count, pid and flags parameters. */
-const PATHLESS_EXPANSIONS = /\$\(\([^()]*\)\)|\$[?#$!-]/g;
-
-/**
- * Whether a word with an expansion may name any path: a variable's value, a command's output
- * or a default may hold `/` and `..` (`cat $F`, `cat src/$f`, `"${a:-secrets}/key"`), so the
- * words before and after it say nothing of where it leads.
- */
-function mayNameAnything(word: string): boolean {
-  return /[$`]/.test(word.replace(PATHLESS_EXPANSIONS, ''));
 }
 
 /** Whether a word starts in a home directory (`~`, `~/x`, `~user/x`), which may hold the project. */
@@ -118,15 +107,21 @@ export function shellPathTargets(
     if (command.length > budget) return [UNREAD];
     budget -= command.length;
     const walked = shellWalkTargets(command);
-    const { words, files, reads, recursive, directories, expanded } = walked;
-    const here = workingDirectories(directories, projectRoot);
+    const here = workingDirectories(walked.directories, projectRoot);
+    const dynamic = new Set(walked.expanded);
+    const expands = (word: string) => dynamic.has(word);
+    const words = expandedWords(walked.words, expands, walked.variables);
+    const recursive = expandedWords(walked.recursive, expands, walked.variables);
     // A redirection's target keeps its expansions as written (`cat < $F`).
-    const redirected = [...files, ...reads];
-    const unknown =
-      walked.opaque.length > 0 ||
-      expanded.some(mayNameAnything) ||
-      redirected.some(mayNameAnything);
-    if (here === null || unknown || [...words, ...redirected].some(namesHome)) return [UNREAD];
+    const redirected = expandedWords(
+      [...walked.files, ...walked.reads],
+      (word) => /[$`]/.test(word),
+      walked.variables,
+    );
+    if (here === null || words === null || recursive === null || redirected === null) {
+      return [UNREAD];
+    }
+    if (walked.opaque.length > 0 || [...words, ...redirected].some(namesHome)) return [UNREAD];
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
       if (value === '') return;
@@ -134,14 +129,14 @@ export function shellPathTargets(
       else
         for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
     };
-    for (const word of [...words, ...files, ...reads, ...walked.texts]) add(word, texts);
+    for (const word of [...words, ...redirected, ...walked.texts]) add(word, texts);
     // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
     // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
     for (const text of [...words, ...walked.texts]) {
       for (const token of pathTokens(text)) add(token, texts);
     }
     for (const word of recursive) add(word, through);
-    for (const word of [...words, ...files, ...reads, ...recursive]) {
+    for (const word of [...words, ...redirected, ...recursive]) {
       const glob = globParts(optionValue(word));
       if (glob === null) continue;
       const directories = new Set<string>();

@@ -1,0 +1,65 @@
+import type { ShellWord } from './lexed-line.js';
+import { programName } from './program-paths.js';
+import { wordAfter } from './word-text.js';
+
+/*
+ * The values a line gives its variables, so a word that expands one (`cat $F` after
+ * `F=secrets/key`, `cat $f` in `for f in secrets/*`) is read as the paths it may become.
+ * A value no one can read here (`F=$(cmd)`, `F+=x`, `read F`, a `for` with no list) is null.
+ */
+
+/** What of a walk's targets the variables are recorded in (walk.ts's WalkTargets). */
+interface VariableTargets {
+  readonly variables: Map<string, (string | null)[]>;
+  readonly words: string[];
+  readonly expanded: string[];
+}
+
+const NAMED = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/;
+const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+function record(targets: VariableTargets, name: string, value: string | null): void {
+  const values = targets.variables.get(name);
+  if (values === undefined) targets.variables.set(name, [value]);
+  else values.push(value);
+}
+
+/** Records an assignment word (`F=secrets/key`); an append or an expanded value is unknown. */
+export function recordAssignment(targets: VariableTargets, word: ShellWord): void {
+  const named = NAMED.exec(word.text);
+  if (named === null) return;
+  const value = word.text.slice(named[0].length);
+  record(targets, named[1]!, named[2] === '+' || word.dynamic ? null : value);
+  if (value !== '') targets.words.push(value);
+}
+
+/** Records what `export`, `declare`, `local`... assign (`words` start with the program). */
+export function recordDeclarations(targets: VariableTargets, words: readonly ShellWord[]): void {
+  const first = words[0];
+  if (first === undefined || !DECLARERS.has(programName(first.text))) return;
+  for (const word of words.slice(1)) recordAssignment(targets, word);
+}
+
+/**
+ * Records a `for NAME in LIST` or `select NAME in LIST` loop's values (its list's words, each
+ * also a word the line names); without `in`, the loop runs over values no one can read here.
+ */
+export function recordLoop(
+  targets: VariableTargets,
+  words: readonly ShellWord[],
+  at: number,
+  end: number,
+): void {
+  const name = words[at + 1]?.text ?? '';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
+  const list = wordAfter(words, at, 'in');
+  if (list < 0 || list >= end) {
+    record(targets, name, null);
+    return;
+  }
+  for (const word of words.slice(list + 1, end)) {
+    record(targets, name, word.dynamic ? null : word.text);
+    targets.words.push(word.text);
+    if (word.dynamic) targets.expanded.push(word.text);
+  }
+}
