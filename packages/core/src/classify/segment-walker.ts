@@ -368,6 +368,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     directories: [],
     expanded: [],
     texts: [],
+    code: [],
     opaque: [],
     variables: new Map(),
   };

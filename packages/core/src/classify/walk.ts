@@ -1,6 +1,7 @@
 /** Where the segment walker is: what it found so far, how deep, and through what. */
 
 import { directoryChange } from './directory-changes.js';
+import { filterOperand } from './filter-operands.js';
 import type { ShellWord } from './lexed-line.js';
 import { recordDeclarations } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
@@ -64,6 +65,8 @@ export interface WalkTargets {
   readonly expanded: string[];
   /** Text commands read that may name paths in a language of its own (here-documents, here-strings). */
   readonly texts: string[];
+  /** Words that are code in a program's own language (a jq filter): only the names in them are paths. */
+  readonly code: string[];
   /**
    * The programs that run commands or words no one can read here (`curl ... | sh`, `... |
    * xargs cat`), or read files a list names (`tar -T list`): what they name is unknown.
@@ -113,8 +116,12 @@ export function withTags(
 export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
   const texts = textsOf(words);
   if (walk.targets) {
-    for (const word of words.slice(1)) {
-      walk.targets.words.push(word.text);
+    const filter = filterOperand(texts);
+    for (const [index, word] of words.entries()) {
+      if (index === 0) continue;
+      // A jq filter is code: only the names inside it are read (see filter-operands.ts).
+      if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
+      else walk.targets.words.push(word.text);
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }
     walk.targets.recursive.push(...recursiveReads(texts));

@@ -40,6 +40,11 @@ describe('paths a shell command names past its plain words', () => {
     'cat < $F',
     'F=secrets/key; cat < "$F"',
     'echo x > ~/repo/secrets/key',
+    // A jq filter's names, and the files jq reads.
+    'jq . secrets/key.json',
+    'jq \'import "secrets/x" as x; .\' data.json',
+    'jq -f secrets/f.jq data.json',
+    'jq "$F" data.json',
     // A wrapper's own words.
     'env -C secrets cat key',
     'flock secrets/lock true',
@@ -81,6 +86,10 @@ describe('paths a shell command names past its plain words', () => {
     "cat > src/x.ts <<'EOF'\nimport a from '../b';\nconst parts = path.split('/');\nEOF",
     "tee notes.md <<< 'see secrets/key'",
     'python3 -c \'print("/".join(["a", ".."]))\'',
+    // A jq filter is code, not the working directory.
+    'curl -s https://example.test/x | jq .',
+    "jq -r '.[] | .name' data.json",
+    'jq --arg k v . data.json',
   ])('grants %j, which names nothing the rule guards', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });

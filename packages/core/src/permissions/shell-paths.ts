@@ -132,7 +132,7 @@ export function shellPathTargets(
     for (const word of [...words, ...redirected, ...walked.texts]) add(word, texts);
     // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
     // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
-    for (const text of [...words, ...walked.texts]) {
+    for (const text of [...words, ...walked.texts, ...walked.code]) {
       for (const token of pathTokens(text)) add(token, texts);
     }
     for (const word of recursive) add(word, through);
