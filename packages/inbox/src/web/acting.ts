@@ -1,6 +1,9 @@
 import { refusalWords } from './refusal-words.js';
 import { endSessionOnVerb } from './session-end.js';
 
+/** The event a container gets once its verb's answer (or refusal) is in. */
+export const ACTED = 'airlock-acted';
+
 /**
  * Runs a verb from a card or a story row: its controls are disabled
  * meanwhile, and a refusal is shown in words in the container's `.message`
@@ -30,5 +33,9 @@ export function act(container: HTMLElement, work: () => Promise<void>): void {
       message.textContent = refusalWords(error);
       if (hadFocus && focused.isConnected) focused.focus();
     })
-    .finally(() => container.removeAttribute('aria-busy'));
+    .finally(() => {
+      container.removeAttribute('aria-busy');
+      // What was held back while the verb was on its way may be drawn now (see DetailPane.show).
+      container.dispatchEvent(new Event(ACTED));
+    });
 }

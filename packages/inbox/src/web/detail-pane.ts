@@ -1,4 +1,5 @@
 import type { Decision } from '@airlock/sdk';
+import { ACTED } from './acting.js';
 import {
   isTextField,
   refreshApprovals,
@@ -40,6 +41,8 @@ export class DetailPane {
   private open: { decision: Decision; card: HTMLElement } | null = null;
   /** The open call as it is now, when it changed while the person worked in its card. */
   private current: Decision | null = null;
+  /** A read of the open call that came while a verb from its card was on its way. */
+  private held: Decision | null = null;
 
   constructor(private readonly actions: CardActions) {}
 
@@ -51,7 +54,16 @@ export class DetailPane {
    */
   show(decision: Decision): void {
     const open = this.open;
-    if (open && decisionKey(open.decision) === decisionKey(decision) && !sentFrom(open.card)) {
+    const same = open !== null && decisionKey(open.decision) === decisionKey(decision);
+    if (same && this.busy) {
+      // A verb from this card is on its way: the card stays (its answer or refusal lands
+      // there, and its buttons stay disabled); the newer read is shown once the answer is in.
+      this.held = decision;
+      if (open.decision.task.version === decision.task.version)
+        refreshApprovals(open.card, decision);
+      return;
+    }
+    if (open && same && !sentFrom(open.card)) {
       if (open.decision.task.version !== decision.task.version) {
         this.current = decision;
         sayChanged(open.card, open.decision, decision, () => this.showCurrent());
@@ -119,6 +131,12 @@ export class DetailPane {
     const card = decisionCard(decision, this.actions);
     this.open = { decision, card };
     this.current = null;
+    this.held = null;
+    card.addEventListener(ACTED, () => {
+      const held = this.held;
+      this.held = null;
+      if (held && this.open?.card === card) this.show(held);
+    });
     this.replace(card);
     return card;
   }
