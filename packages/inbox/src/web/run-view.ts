@@ -86,7 +86,6 @@ export class RunStoryView {
   async start(): Promise<void> {
     await Promise.all([this.refresh(), this.names.load()]);
     void this.follow();
-    void this.followPolicy();
   }
 
   /**
@@ -114,7 +113,17 @@ export class RunStoryView {
 
   private async follow(): Promise<void> {
     try {
-      const feed = this.handle.feed({ after: 0, signal: this.controller.signal });
+      let policy = false;
+      const feed = this.handle.feed({
+        after: 0,
+        signal: this.controller.signal,
+        // The workspace's feed opens once the run's is open: the run's own comes first.
+        onStatus: (status) => {
+          if (status !== 'open' || policy) return;
+          policy = true;
+          void this.followPolicy();
+        },
+      });
       for await (const event of feed) this.onEvent(event);
     } catch (error) {
       if (!this.controller.signal.aborted && !this.endedOn(error)) {
