@@ -54,6 +54,22 @@ for (const backend of all) {
       expect(after.version).toBe(before.version);
     });
 
+    it.each([null, 'rm -rf build', ['rm', '-rf', 'build'], 7])(
+      'refuses an edit whose input is no JSON object where the call had one (%j), changing nothing',
+      async (edit) => {
+        const runId = await parked();
+        const before = (await d.member.get(task(runId))).body;
+        const refused = await d.member.post(`${task(runId)}/approve`, { tool_input: edit });
+        expect(refused.status).toBe(422);
+        expect(refused.body.error.code).toBe('edit_refused');
+        expect(refused.body.error.detail).toContain('JSON object');
+        const after = (await d.member.get(task(runId))).body;
+        expect(after.state).toBe('needs_approval');
+        expect(after.tool_input).toEqual({ command: 'rm -rf build' });
+        expect(after.version).toBe(before.version);
+      },
+    );
+
     it('runs the edited input: the executor receives it, the story keeps both versions, the model reads it', async () => {
       const runId = await parked();
       const approved = await d.member.post(`${task(runId)}/approve`, {

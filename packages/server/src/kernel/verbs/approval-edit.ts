@@ -42,6 +42,14 @@ export async function applyEdit(
       `task ${row.key} is a ${row.kind} row: only a tool call's input can be edited`,
     );
   }
+  if (isJsonObject(JSON.parse(row.tool_input)) && !isJsonObject(options.toolInput)) {
+    // An executor's handler reads its arguments by name: null or a string would reach it as
+    // the input of a call that had named ones.
+    throw new AirlockError(
+      'edit_refused',
+      `an edited input must be a JSON object, as the call's own input is (got ${jsonKind(options.toolInput)})`,
+    );
+  }
   const { decision, effectProfile } = await evaluateEditedCall(ctx, tx, {
     run,
     row,
@@ -89,4 +97,13 @@ export async function applyEdit(
     principal: who,
   });
   return { row: edited, requirement, granted };
+}
+
+function isJsonObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function jsonKind(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
