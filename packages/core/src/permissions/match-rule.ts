@@ -207,7 +207,9 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
     }
     // A read tool's directory (a search, a listing) and a shell command's recursive reader's
     // (`grep -r x src`) are read through; another shell word only names it.
-    const through = target.readThrough === true || (!named && mayBeDirectory(path));
+    const through =
+      target.readThrough === true ||
+      (!named && target.names !== 'file' && (target.names === 'directory' || mayBeDirectory(path)));
     const holds = through ? mayHoldGuardedPaths : holdsGuardedPaths;
     return sources.some(
       (source) =>

@@ -28,6 +28,13 @@ export interface CanonicalTarget {
    * being the directory before it; the shell names every entry there the segment matches.
    */
   readonly globEntry?: string;
+  /**
+   * For a shell glob no recursive reader reads through: the word's last segment (`*.ts` of
+   * `src/**` + `/*.ts`), which every name the shell gives it ends with.
+   */
+  readonly globLast?: string;
+  /** For a tool's path: what its manifest says it names (ToolTarget's `names`). */
+  readonly names?: 'file' | 'directory';
 }
 
 function normalizeSegments(path: string): string[] {
@@ -155,21 +162,39 @@ function stringsAtPointer(input: unknown, pointer: string): string[] {
 }
 
 /**
+ * A path as the tool reads it from its working directory: a relative one joined to it (an
+ * absolute working directory; the project root when there is none), an absolute one as given.
+ */
+export function inWorkingDirectory(raw: string, workingDirectory: string | undefined): string {
+  if (workingDirectory === undefined || raw.startsWith('/')) return raw;
+  return raw === '' ? workingDirectory : `${workingDirectory}/${raw}`;
+}
+
+/**
  * The canonical targets of a call, in the order the manifest lists its target fields. An
- * empty path is the directory a tool resolves it against, the project root (`.`), as
- * `path.resolve(root, '')` reads it: a tool deleting `""` must meet the rules over what it
- * holds. An empty URL names nothing.
+ * empty path is the directory a tool resolves it against, the working directory (the project
+ * root when none is given, `.`), as `path.resolve(cwd, '')` reads it: a tool deleting `""`
+ * must meet the rules over what it holds; so is a missing one whose target says
+ * `when_absent: working_directory` (a search given no path). An empty URL names nothing.
  */
 export function callTargets(
   entry: Pick<ToolManifestEntry, 'targets'> | undefined,
   input: unknown,
   projectRoot: string | undefined,
+  workingDirectory?: string,
 ): CanonicalTarget[] {
   const targets: CanonicalTarget[] = [];
   for (const target of entry?.targets ?? []) {
-    for (const raw of stringsAtPointer(input, target.pointer)) {
-      if (target.kind === 'path') targets.push(canonicalPath(raw, projectRoot));
-      else if (raw !== '') targets.push(canonicalUrl(raw));
+    const raws = stringsAtPointer(input, target.pointer);
+    if (target.kind !== 'path') {
+      for (const raw of raws) if (raw !== '') targets.push(canonicalUrl(raw));
+      continue;
+    }
+    const absent = raws.length === 0 && target.when_absent === 'working_directory';
+    for (const raw of absent ? [''] : raws) {
+      const path = canonicalPath(inWorkingDirectory(raw, workingDirectory), projectRoot);
+      const names = raw === '' ? 'directory' : target.names;
+      targets.push(names === undefined ? path : { ...path, names });
     }
   }
   return targets;

@@ -28,6 +28,17 @@ export const ToolTargetSchema = z.strictObject({
     .string()
     .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /path or /edits/*/path)'),
   kind: z.enum(['path', 'url']),
+  /**
+   * For a path: what it names. `file`: always a file (a read tool's `file_path`), never a
+   * directory it reads through; `directory`: a directory it may read through (a search's or a
+   * listing's root). Absent: either, judged by the path's text (a name with an extension is a file).
+   */
+  names: z.enum(['file', 'directory']).optional(),
+  /**
+   * For a path: `working_directory` when the tool reads the call's working directory if the
+   * field is absent (a search given no path); absent, a missing field names nothing.
+   */
+  when_absent: z.enum(['working_directory']).optional(),
 });
 export type ToolTarget = z.infer<typeof ToolTargetSchema>;
 

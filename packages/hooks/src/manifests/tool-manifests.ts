@@ -1,7 +1,16 @@
 import type { HookedAgent, ToolManifest } from '@airlock/core';
 
 const object = { type: 'object' };
-const path = (pointer: string) => [{ pointer, kind: 'path' as const }];
+/** A path that names a file, never a directory the tool reads through. */
+const file = (pointer: string) => [{ pointer, kind: 'path' as const, names: 'file' as const }];
+/** A directory the tool reads through (a listing's, a search's root). */
+const directory = (pointer: string) => [
+  { pointer, kind: 'path' as const, names: 'directory' as const },
+];
+/** A search's root, a file or a directory; absent, the session's working directory. */
+const searchRoot = (pointer: string) => [
+  { pointer, kind: 'path' as const, when_absent: 'working_directory' as const },
+];
 const url = (pointer: string) => [{ pointer, kind: 'url' as const }];
 
 /**
@@ -11,18 +20,18 @@ const url = (pointer: string) => [{ pointer, kind: 'url' as const }];
  */
 const CLAUDE_CODE: ToolManifest = [
   { name: 'Bash', input_schema: object, risk_traits: ['execute'], execution: 'sequential' },
-  { name: 'Read', input_schema: object, risk_traits: ['read'], targets: path('/file_path') },
-  { name: 'Write', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
-  { name: 'Edit', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
-  { name: 'MultiEdit', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
+  { name: 'Read', input_schema: object, risk_traits: ['read'], targets: file('/file_path') },
+  { name: 'Write', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
+  { name: 'Edit', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
+  { name: 'MultiEdit', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
   {
     name: 'NotebookEdit',
     input_schema: object,
     risk_traits: ['write'],
-    targets: path('/notebook_path'),
+    targets: file('/notebook_path'),
   },
-  { name: 'Glob', input_schema: object, risk_traits: ['read'], targets: path('/path') },
-  { name: 'Grep', input_schema: object, risk_traits: ['read'], targets: path('/path') },
+  { name: 'Glob', input_schema: object, risk_traits: ['read'], targets: directory('/path') },
+  { name: 'Grep', input_schema: object, risk_traits: ['read'], targets: searchRoot('/path') },
   {
     name: 'WebFetch',
     input_schema: object,
@@ -52,18 +61,23 @@ const GEMINI: ToolManifest = [
     risk_traits: ['execute'],
     execution: 'sequential',
   },
-  { name: 'read_file', input_schema: object, risk_traits: ['read'], targets: path('/file_path') },
+  { name: 'read_file', input_schema: object, risk_traits: ['read'], targets: file('/file_path') },
   { name: 'read_many_files', input_schema: object, risk_traits: ['read'] },
-  { name: 'write_file', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
-  { name: 'replace', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
+  { name: 'write_file', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
+  { name: 'replace', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
   {
     name: 'list_directory',
     input_schema: object,
     risk_traits: ['read'],
-    targets: path('/dir_path'),
+    targets: directory('/dir_path'),
   },
   { name: 'glob', input_schema: object, risk_traits: ['read'] },
-  { name: 'search_file_content', input_schema: object, risk_traits: ['read'] },
+  {
+    name: 'search_file_content',
+    input_schema: object,
+    risk_traits: ['read'],
+    targets: searchRoot('/dir_path'),
+  },
   { name: 'web_fetch', input_schema: object, risk_traits: ['read', 'network'] },
   { name: 'google_web_search', input_schema: object, risk_traits: ['network'] },
   { name: 'save_memory', input_schema: object, risk_traits: ['write'] },

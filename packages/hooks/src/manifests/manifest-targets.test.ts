@@ -1,0 +1,66 @@
+import { evaluatePermissions, type HookedAgent, type PermissionRule } from '@airlock/core';
+import { describe, expect, it } from 'vitest';
+import { TOOL_MANIFESTS } from './tool-manifests.js';
+
+function decide(agent: HookedAgent, toolName: string, input: unknown, rule: PermissionRule) {
+  return evaluatePermissions({
+    toolName,
+    input,
+    manifest: TOOL_MANIFESTS[agent],
+    projectRoot: '/repo',
+    ruleSetId: 'autonomous',
+    customRuleSets: undefined,
+    approvalMode: 'bypass',
+    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
+  }).verdict;
+}
+
+const guards: PermissionRule[] = [
+  { verdict: 'deny', targets: ['**/.env'] },
+  { verdict: 'deny', targets: ['**/*.pem'] },
+];
+
+describe('a read tool that reads one file is not read as a directory', () => {
+  it.each(
+    guards.flatMap((rule) =>
+      ['/repo/Makefile', '/repo/LICENSE', '/repo/Dockerfile', 'src/bin'].flatMap((path) => [
+        { agent: 'claude-code' as const, tool: 'Read', path, rule },
+        { agent: 'gemini' as const, tool: 'read_file', path, rule },
+      ]),
+    ),
+  )('grants $tool of $path under $rule.targets', ({ agent, tool, path, rule }) => {
+    expect(decide(agent, tool, { file_path: path }, rule)).toBe('allow');
+  });
+
+  it('still refuses the guarded file itself', () => {
+    expect(decide('claude-code', 'Read', { file_path: '/repo/.env' }, guards[0]!)).toBe('deny');
+    expect(decide('gemini', 'read_file', { file_path: '/repo/a/k.pem' }, guards[1]!)).toBe('deny');
+  });
+});
+
+describe('a search or listing reads its directory through', () => {
+  it.each([
+    ['claude-code', 'Grep', { pattern: 'x', path: '/repo/src' }],
+    ['claude-code', 'Grep', { pattern: 'x', path: '/repo/config' }],
+    ['claude-code', 'Glob', { pattern: '*', path: '/repo/config' }],
+    ['claude-code', 'Glob', { pattern: '*', path: '/repo/conf.d' }],
+    ['gemini', 'list_directory', { dir_path: '/repo/conf.d' }],
+    ['gemini', 'search_file_content', { pattern: 'x', dir_path: 'src' }],
+  ] as const)('asks %s %s %j under **/.env', (agent, tool, input) => {
+    expect(decide(agent, tool, input, guards[0]!)).toBe('ask');
+  });
+
+  it('grants a search of one file', () => {
+    expect(decide('claude-code', 'Grep', { pattern: 'x', path: 'src/a.ts' }, guards[0]!)).toBe(
+      'allow',
+    );
+  });
+});
+
+describe('a search given no path searches the working directory', () => {
+  it('asks Grep without a path under **/.env, as Bash rg x does', () => {
+    expect(decide('claude-code', 'Grep', { pattern: 'x' }, guards[0]!)).toBe('ask');
+    expect(decide('claude-code', 'Bash', { command: 'rg x' }, guards[0]!)).toBe('ask');
+    expect(decide('gemini', 'search_file_content', { pattern: 'x' }, guards[0]!)).toBe('ask');
+  });
+});
