@@ -104,4 +104,39 @@ describe('airlock approvals, tokens label and decisions progress', { timeout: 18
     expect(second.stdout).toContain('your changes to');
     expect(second.stdout).toContain('0 of 2 approvals');
   });
+
+  it('set warns of a rule the members cannot meet, and lists the waiting calls it approves', async () => {
+    const strict = join(dir, 'strict.json');
+    writeFileSync(strict, JSON.stringify({ rules: [{ actions: ['destructive'], required: 5 }] }));
+    const warned = await airlock(d, ['approvals', 'set', '--file', strict], d.tokens.member);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('warning: approval rule 0 needs 5 approvals; 3 approvers left');
+    const two = join(dir, 'two.json');
+    writeFileSync(two, JSON.stringify({ rules: [{ actions: ['destructive'], required: 2 }] }));
+    expect((await airlock(d, ['approvals', 'set', '--file', two], d.tokens.member)).code).toBe(0);
+    const created = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      provider: {
+        kind: 'scripted',
+        rounds: [
+          { tool_calls: [{ name: 'bash', input: { command: 'rm -rf dist' } }] },
+          { final: 'f' },
+        ],
+      },
+    });
+    const runId = created.body.id as string;
+    const task = `${d.ws}/runs/${runId}/tasks/t1`;
+    await waitFor(async () => (await d.member.get(task)).body.state === 'needs_approval');
+    const [ana] = members as [{ id: string; token: string }];
+    expect((await airlock(d, ['decisions', 'approve', runId, 't1'], ana.token)).code).toBe(0);
+    const one = join(dir, 'one.json');
+    writeFileSync(one, JSON.stringify({ rules: [{ actions: ['destructive'], required: 1 }] }));
+    const lowered = await airlock(d, ['approvals', 'set', '--file', one], d.tokens.member);
+    expect(lowered.code).toBe(0);
+    expect(lowered.stderr).toBe('');
+    // Bo's edited call of the test above is met too now that no_self_approval is off.
+    expect(lowered.stdout).toMatch(/approved \d+ waiting calls? this policy already meets:/);
+    expect(lowered.stdout).toContain(`  ${runId} t1`);
+    expect((await d.member.get(task)).body.state).toBe('runnable');
+  });
 });

@@ -10,6 +10,7 @@ import {
 } from './connection.js';
 import { readJsonFile } from './json-file.js';
 import { parseWholeNumber } from './paging.js';
+import { warnUnreachableRules } from './unreachable-rules.js';
 
 /** `airlock approvals --help` */
 export const APPROVALS_HELP = `Usage:
@@ -35,6 +36,18 @@ function describePolicy(view: ApprovalPolicyView): string[] {
   return [
     `approval policy version ${view.version} (by ${view.updated_by ?? 'nobody'})`,
     `  ${groups.length} group(s), ${(policy.rules ?? []).length} rule(s), no_self_approval ${policy.no_self_approval === true}`,
+  ];
+}
+
+/** The waiting calls a replaced policy approved at once (their approvals already meet it). */
+function approvedLines(
+  calls: readonly { run_id: string; task_key: string }[] | undefined,
+): string[] {
+  if (!calls || calls.length === 0) return [];
+  const count = `${calls.length} waiting call${calls.length === 1 ? '' : 's'}`;
+  return [
+    `approved ${count} this policy already meets:`,
+    ...calls.map((call) => `  ${call.run_id} ${call.task_key}`),
   ];
 }
 
@@ -92,7 +105,12 @@ export async function approvals(argv: string[]): Promise<number> {
         policy,
         ...(version === undefined ? {} : { expected_version: version }),
       });
-      print(connection, body, () => describePolicy(body));
+      // On stderr, as a revoke's: stdout stays the policy (or the JSON answer, which holds them).
+      warnUnreachableRules(body.unreachable_approval_rules);
+      print(connection, body, () => [
+        ...describePolicy(body),
+        ...approvedLines(body.approved_calls),
+      ]);
       return 0;
     }
     default:
