@@ -8,6 +8,7 @@ import {
   bindingPatternNames,
   bindingUrlTexts,
   globMayReach,
+  globNamesMiss,
   holdsGuardedPaths,
   mayBeDirectory,
   mayHoldGuardedPaths,
@@ -202,7 +203,9 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
       return sources.some(
         (source) =>
           notRooted(source) ||
-          (nearGuardedPaths(source, folded) && globMayReach(source, path, entry)),
+          (nearGuardedPaths(source, folded) &&
+            !(target.globLast !== undefined && globNamesMiss(source, target.globLast)) &&
+            globMayReach(source, path, entry)),
       );
     }
     // A read tool's directory (a search, a listing) and a shell command's recursive reader's

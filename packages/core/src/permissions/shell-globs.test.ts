@@ -100,3 +100,44 @@ describe('a shell word whose expansion may lead anywhere', () => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
 });
+
+describe("a glob's names end in its last segment", () => {
+  const guards: PermissionRule[] = [
+    { verdict: 'deny', targets: ['**/.env'] },
+    { verdict: 'deny', targets: ['**/*.pem'] },
+  ];
+
+  it.each([
+    'cat src/*.ts',
+    'ls src/*.ts',
+    'wc -l src/**/*.ts',
+    'cat *.json',
+    'head -n 1 */README.md',
+    'for f in src/*.ts; do wc -l "$f"; done',
+  ])('grants %j under **/.env and under **/*.pem', (command) => {
+    for (const rule of guards) expect(decide(command, [rule]).verdict).toBe('allow');
+  });
+
+  it.each([
+    ['cat .e*', 0],
+    ['cat src/*.env', 0],
+    ['cat */.env', 0],
+    ['cat src/*', 0],
+    ['cat src/*/', 0],
+    ['cat src/**', 0],
+    ['cat keys/*.p?m', 1],
+    ['cat keys/*.PEM', 1],
+    ['grep -r x src/*.ts', 0],
+    ['tar c src/*.ts', 1],
+    ['zip -r out.zip src/*.ts', 0],
+  ] as const)('asks %j, whose names may be or hold a guarded path', (command, rule) => {
+    expect(decide(command, [guards[rule]!]).verdict).toBe('ask');
+  });
+
+  it("asks a glob that may name the pattern's literal directory, grants one that may not", () => {
+    const rule: PermissionRule = { verdict: 'deny', targets: ['config/*.pem'] };
+    expect(decide('cat con*', [rule]).verdict).toBe('ask');
+    expect(decide('cat ?onfig/x.pem', [rule]).verdict).toBe('ask');
+    expect(decide('cat conf*/x.ts', [rule]).verdict).toBe('allow');
+  });
+});

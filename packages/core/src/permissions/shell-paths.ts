@@ -136,17 +136,22 @@ export function shellPathTargets(
       for (const token of pathTokens(text)) add(token, texts);
     }
     for (const word of recursive) add(word, through);
+    const readThrough = new Set(recursive);
     for (const word of [...words, ...redirected, ...recursive]) {
-      const glob = globParts(optionValue(word));
+      const value = optionValue(word);
+      const glob = globParts(value);
       if (glob === null) continue;
+      // Every name a glob gives ends in its last segment, unless a reader reads it through.
+      const last = readThrough.has(word) ? '' : value.slice(value.lastIndexOf('/') + 1);
       const directories = new Set<string>();
       add(glob.directory, directories);
-      for (const directory of directories) globs.add(`${glob.entry}\0${directory}`);
+      for (const directory of directories) globs.add(`${glob.entry}\0${directory}\0${last}`);
     }
   }
   const globTargets = [...globs].map((key) => {
-    const [entry, directory] = key.split('\0') as [string, string];
-    return { ...canonicalPath(directory, projectRoot), globEntry: entry };
+    const [entry, directory, last] = key.split('\0') as [string, string, string];
+    const target = { ...canonicalPath(directory, projectRoot), globEntry: entry };
+    return last === '' ? target : { ...target, globLast: last };
   });
   return [
     ...globTargets,

@@ -130,6 +130,51 @@ export function globMayReach(source: string, directory: string, entry: string): 
   return globReaches(...folded);
 }
 
+/** Characters read as a wildcard in a segment of a pattern or a shell glob (more is safer). */
+const SEGMENT_WILDCARDS = /[*?[\]{}()!@+\\]/;
+
+/** A segment's literal text before its first wildcard and after its last (all of it without one). */
+function literalEnds(segment: string): { prefix: string; suffix: string } {
+  const chars = [...segment];
+  const first = chars.findIndex((char) => SEGMENT_WILDCARDS.test(char));
+  if (first < 0) return { prefix: segment, suffix: segment };
+  const last = chars.findLastIndex((char) => SEGMENT_WILDCARDS.test(char));
+  return { prefix: chars.slice(0, first).join(''), suffix: chars.slice(last + 1).join('') };
+}
+
+/** Whether no name matches both segments, as their literal prefixes and suffixes tell. */
+function segmentsDisjoint(a: string, b: string): boolean {
+  const left = literalEnds(a);
+  const right = literalEnds(b);
+  const prefixes = left.prefix.startsWith(right.prefix) || right.prefix.startsWith(left.prefix);
+  const suffixes = left.suffix.endsWith(right.suffix) || right.suffix.endsWith(left.suffix);
+  return !prefixes || !suffixes;
+}
+
+function namesMiss(source: string, last: string): boolean {
+  const segments = source.split('/');
+  // A name is a guarded path (its last segment the pattern's) or a directory holding them all
+  // (at or above the literal directory, its last segment one of the directory's).
+  const directory = literalDirectory(source);
+  const around = [
+    segments[segments.length - 1]!,
+    ...(directory === '.' ? [] : directory.split('/')),
+  ];
+  return around.every((segment) => segmentsDisjoint(last, segment));
+}
+
+/**
+ * Whether no name a shell glob gives (`src/*.ts`, `src/**` + `/*.ts`), every one ending in the
+ * glob's last segment `last`, can be a path a deny's or an ask's rooted pattern matches or a
+ * directory holding them all: `*.ts` never names `.env` of `**` + `/.env` or a `*.pem`. Sound
+ * only for a command that does not read the names through (a recursive reader keeps asking).
+ * Case and Unicode normalisation are set aside.
+ */
+export function globNamesMiss(source: string, last: string): boolean {
+  if (last === '' || last.includes('**')) return false;
+  return namesMiss(source, last) && namesMiss(foldedPathText(source), foldedPathText(last));
+}
+
 /**
  * Whether a read tool's path may be a directory it reads recursively: any but one whose last
  * segment has a file's extension (`src/a.ts`, `notes.md`), which is read as the file it names
