@@ -17,8 +17,8 @@ describe('readKernelUrl', () => {
     expect(readKernelUrl(undefined, {})).toEqual({ url: DEFAULT_KERNEL_URL, source: 'default' });
   });
 
-  it('counts an empty AIRLOCK_URL as unset', () => {
-    expect(readKernelUrl(undefined, { AIRLOCK_URL: '' })).toEqual({
+  it.each(['', ' ', '\t \n'])('counts an empty or blank AIRLOCK_URL (%j) as unset', (value) => {
+    expect(readKernelUrl(undefined, { AIRLOCK_URL: value })).toEqual({
       url: 'http://127.0.0.1:4820',
       source: 'default',
     });

@@ -12,7 +12,7 @@ export interface KernelUrl {
 
 /**
  * Reads the kernel's base URL from `--url`, else AIRLOCK_URL in `env` (an
- * empty one is unset), else {@link DEFAULT_KERNEL_URL}. Pure: the caller
+ * empty or blank one is unset, as every AIRLOCK_ variable), else {@link DEFAULT_KERNEL_URL}. Pure: the caller
  * hands in the environment.
  * @throws SettingError (`invalid_kernel_url`) naming the flag or variable when
  *   the URL is not http:// or https:// (`localhost:4820` reads as a URL of
@@ -26,7 +26,7 @@ export function readKernelUrl(
   const [text, source]: [string, KernelUrl['source']] =
     flag !== undefined
       ? [flag, '--url']
-      : fromEnv
+      : fromEnv?.trim()
         ? [fromEnv, 'AIRLOCK_URL']
         : [DEFAULT_KERNEL_URL, 'default'];
   if (!isHttpUrl(text)) {
