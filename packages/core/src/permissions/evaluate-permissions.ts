@@ -53,6 +53,12 @@ export interface PermissionRequest {
   readonly customRuleSets: readonly unknown[] | undefined;
   readonly approvalMode: ApprovalMode;
   readonly overlays: ActiveOverlays;
+  /**
+   * The absolute directory the agent runs the call in (a hooked agent's `cwd`), which its
+   * relative paths and shell words are read from; absent, the project root. One outside the
+   * project (and not above it) cannot be placed: its relative paths may name anything.
+   */
+  readonly workingDirectory?: string | undefined;
 }
 
 /** What the permission engine decided and which rule decided it. */
@@ -173,9 +179,12 @@ export function evaluateGuardrails(request: {
   readonly manifest: ToolManifest | undefined;
   readonly projectRoot: string | undefined;
   readonly guardrails: readonly OwnedOverlay[];
+  /** See {@link PermissionRequest.workingDirectory}. */
+  readonly workingDirectory?: string | undefined;
 }): PermissionOutcome | null {
   const entry = request.manifest?.find((tool) => tool.name === request.toolName);
-  const targets = callTargets(entry, request.input, request.projectRoot);
+  const { projectRoot, workingDirectory } = request;
+  const targets = callTargets(entry, request.input, projectRoot, workingDirectory);
   const found = bindingGuardrail(
     { guardrails: request.guardrails },
     {
@@ -183,7 +192,7 @@ export function evaluateGuardrails(request: {
       entry,
       input: request.input,
       targets,
-      shellPaths: lazyShellPaths(entry, request.input, request.projectRoot),
+      shellPaths: lazyShellPaths(entry, request.input, projectRoot, workingDirectory),
     },
   );
   if (found === null) return null;
@@ -225,13 +234,14 @@ function describe(candidate: Candidate, ruleSetId: string): string | null {
  */
 export function evaluatePermissions(request: PermissionRequest): PermissionOutcome {
   const entry = request.manifest?.find((tool) => tool.name === request.toolName);
-  const targets = callTargets(entry, request.input, request.projectRoot);
+  const { projectRoot, workingDirectory } = request;
+  const targets = callTargets(entry, request.input, projectRoot, workingDirectory);
   const call: PermissionCallFacts = {
     toolName: request.toolName,
     entry,
     input: request.input,
     targets,
-    shellPaths: lazyShellPaths(entry, request.input, request.projectRoot),
+    shellPaths: lazyShellPaths(entry, request.input, projectRoot, workingDirectory),
   };
   const finding = baselineFinding(call, { hasManifest: request.manifest !== undefined });
   const baseline: Candidate | null = finding

@@ -3,16 +3,7 @@ import { commandsCarried } from '../classify/effect-profile.js';
 import { shellWalkTargets } from '../classify/segment-walker.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
 import { expandedWords } from './shell-variables.js';
-import { type CanonicalTarget, canonicalPath } from './targets.js';
-
-/** What a command too long to read names: the root, a directory above the project. */
-const UNREAD: CanonicalTarget = {
-  kind: 'path',
-  text: '/',
-  rooted: false,
-  holdsProject: true,
-  raw: '',
-};
+import { ANYWHERE, type CanonicalTarget, canonicalPath, workingBase } from './targets.js';
 
 /** How many working directories a line's `cd`s may lead to before it is read as going anywhere. */
 const MAX_DIRECTORIES = 16;
@@ -25,9 +16,10 @@ const MAX_DIRECTORIES = 16;
  */
 function workingDirectories(
   changes: readonly (string | null)[],
-  projectRoot: string | undefined,
+  where: { projectRoot: string | undefined; start: string },
 ): string[] | null {
-  const found = new Set<string>(['.']);
+  const { projectRoot } = where;
+  const found = new Set<string>([where.start]);
   for (let round = 0; round < changes.length; round++) {
     const before = found.size;
     for (const change of changes) {
@@ -85,7 +77,8 @@ function globParts(word: string): { directory: string; entry: string } | null {
  * program that is no bare option (an option's `=VALUE` is read), inside `bash -c`,
  * `$(...)` and the wrappers the classifier unwraps, the files redirections read and write,
  * and the directory a recursive reader given no path reads (`.` of `rg x`). A relative word
- * is read in each directory the line's `cd`s may have led to (`cd src && cat a.key` names
+ * is read in the call's working directory (the project root when none is said; anywhere for
+ * one that cannot be placed, see workingBase) and each directory the line's `cd`s may have led to (`cd src && cat a.key` names
  * `src/a.key`). A word may be no path at all (`echo secrets/key`), so a rule reads these
  * only to ask. Read within the classifier's bound over the call's commands together; past
  * it, or past a `cd` to a directory the words do not say, a word whose expansion may name
@@ -96,7 +89,12 @@ export function shellPathTargets(
   entry: Pick<ToolManifestEntry, 'commands'> | undefined,
   input: unknown,
   projectRoot: string | undefined,
+  workingDirectory?: string,
 ): CanonicalTarget[] {
+  // A line starts in the call's working directory (see workingBase); one that cannot be placed
+  // leaves every relative word naming anywhere.
+  const base = workingBase(workingDirectory, projectRoot);
+  let unplaced = false;
   const texts = new Set<string>();
   const through = new Set<string>();
   const globs = new Set<string>();
@@ -104,10 +102,10 @@ export function shellPathTargets(
   for (const command of commandsCarried(input, entry?.commands).commands) {
     // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
     // it may name anything, as the filesystem root does.
-    if (command.length > budget) return [UNREAD];
+    if (command.length > budget) return [ANYWHERE];
     budget -= command.length;
     const walked = shellWalkTargets(command);
-    const here = workingDirectories(walked.directories, projectRoot);
+    const here = workingDirectories(walked.directories, { projectRoot, start: base ?? '.' });
     const dynamic = new Set(walked.expanded);
     const expands = (word: string) => dynamic.has(word);
     const words = expandedWords(walked.words, expands, walked.variables);
@@ -119,13 +117,14 @@ export function shellPathTargets(
       walked.variables,
     );
     if (here === null || words === null || recursive === null || redirected === null) {
-      return [UNREAD];
+      return [ANYWHERE];
     }
-    if (walked.opaque.length > 0 || [...words, ...redirected].some(namesHome)) return [UNREAD];
+    if (walked.opaque.length > 0 || [...words, ...redirected].some(namesHome)) return [ANYWHERE];
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
       if (value === '') return;
       if (value.startsWith('/')) into.add(value);
+      else if (base === null) unplaced = true;
       else
         for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
     };
@@ -148,6 +147,7 @@ export function shellPathTargets(
       for (const directory of directories) globs.add(`${glob.entry}\0${directory}\0${last}`);
     }
   }
+  if (unplaced) return [ANYWHERE];
   const globTargets = [...globs].map((key) => {
     const [entry, directory, last] = key.split('\0') as [string, string, string];
     const target = { ...canonicalPath(directory, projectRoot), globEntry: entry };
@@ -195,6 +195,7 @@ export function lazyShellPaths(
   entry: Pick<ToolManifestEntry, 'commands'> | undefined,
   input: unknown,
   projectRoot: string | undefined,
+  workingDirectory?: string,
 ): ShellPaths {
-  return new ShellPaths(() => shellPathTargets(entry, input, projectRoot));
+  return new ShellPaths(() => shellPathTargets(entry, input, projectRoot, workingDirectory));
 }

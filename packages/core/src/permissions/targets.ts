@@ -161,17 +161,46 @@ function stringsAtPointer(input: unknown, pointer: string): string[] {
   return out;
 }
 
+/** What a path names when it cannot be placed: the filesystem root, a directory above the project. */
+export const ANYWHERE: CanonicalTarget = {
+  kind: 'path',
+  text: '/',
+  rooted: false,
+  holdsProject: true,
+  raw: '',
+};
+
 /**
- * A path as the tool reads it from its working directory: a relative one joined to it (an
- * absolute working directory; the project root when there is none), an absolute one as given.
+ * Where a call's relative paths are read from: undefined for the project root (no working
+ * directory said, or no project root to place it in); a canonical directory (`secrets`, or `/`
+ * above the project) for an absolute working directory inside the project or above it; null
+ * for one elsewhere or not absolute (a symbolic link or another mount may lead it into the
+ * project, so its relative paths may be anywhere).
  */
-export function inWorkingDirectory(raw: string, workingDirectory: string | undefined): string {
-  if (workingDirectory === undefined || raw.startsWith('/')) return raw;
-  return raw === '' ? workingDirectory : `${workingDirectory}/${raw}`;
+export function workingBase(
+  workingDirectory: string | undefined,
+  projectRoot: string | undefined,
+): string | null | undefined {
+  if (workingDirectory === undefined || projectRoot === undefined) return undefined;
+  if (!workingDirectory.startsWith('/')) return null;
+  const place = canonicalPath(workingDirectory, projectRoot);
+  return place.rooted || place.holdsProject === true ? place.text : null;
 }
 
 /**
- * The canonical targets of a call, in the order the manifest lists its target fields. An
+ * A path as the tool reads it from its working directory ({@link workingBase}): a relative one
+ * joined to it, an absolute one as given; null for a relative one from a working directory
+ * that cannot be placed.
+ */
+export function inWorkingDirectory(raw: string, base: string | null | undefined): string | null {
+  if (base === undefined || raw.startsWith('/')) return raw;
+  if (base === null) return null;
+  return raw === '' ? base : `${base}/${raw}`;
+}
+
+/**
+ * The canonical targets of a call, in the order the manifest lists its target fields, a
+ * relative path read from the call's working directory ({@link inWorkingDirectory}). An
  * empty path is the directory a tool resolves it against, the working directory (the project
  * root when none is given, `.`), as `path.resolve(cwd, '')` reads it: a tool deleting `""`
  * must meet the rules over what it holds; so is a missing one whose target says
@@ -183,6 +212,7 @@ export function callTargets(
   projectRoot: string | undefined,
   workingDirectory?: string,
 ): CanonicalTarget[] {
+  const base = workingBase(workingDirectory, projectRoot);
   const targets: CanonicalTarget[] = [];
   for (const target of entry?.targets ?? []) {
     const raws = stringsAtPointer(input, target.pointer);
@@ -192,7 +222,8 @@ export function callTargets(
     }
     const absent = raws.length === 0 && target.when_absent === 'working_directory';
     for (const raw of absent ? [''] : raws) {
-      const path = canonicalPath(inWorkingDirectory(raw, workingDirectory), projectRoot);
+      const placed = inWorkingDirectory(raw, base);
+      const path = placed === null ? ANYWHERE : canonicalPath(placed, projectRoot);
       const names = raw === '' ? 'directory' : target.names;
       targets.push(names === undefined ? path : { ...path, names });
     }
