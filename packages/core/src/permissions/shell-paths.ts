@@ -2,6 +2,7 @@ import { MAX_CLASSIFIED_COMMAND_LENGTH } from '../classify/action-tags.js';
 import { commandsCarried } from '../classify/effect-profile.js';
 import { shellWalkTargets } from '../classify/segment-walker.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
+import { globParts } from './glob-words.js';
 import { expandedWords } from './shell-variables.js';
 import { ANYWHERE, type CanonicalTarget, canonicalPath, workingBase } from './targets.js';
 
@@ -54,22 +55,6 @@ function pathTokens(text: string): string[] {
 /** A word as a path: itself, or an option's `=VALUE` (empty for a bare option). */
 function optionValue(word: string): string {
   return word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
-}
-
-/** Characters that make a segment of a word a glob the shell expands (extglob's `@(` too). */
-const WILDCARD = /[*?[]|[@+!]\(/;
-
-/**
- * A word's first wildcard segment and the directory before it (`s?crets` and `.` of `s?crets/key`,
- * `x?.ts` and `src` of `src/x?.ts`), or null for a word without one.
- */
-function globParts(word: string): { directory: string; entry: string } | null {
-  const segments = word.split('/');
-  const at = segments.findIndex((segment) => WILDCARD.test(segment));
-  if (at < 0) return null;
-  const before = segments.slice(0, at).join('/');
-  const directory = at === 0 ? '.' : before === '' ? '/' : before;
-  return { directory, entry: segments[at]! };
 }
 
 /**

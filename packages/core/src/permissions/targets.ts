@@ -1,5 +1,6 @@
 import { pointerTokens } from '../issues/problem.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
+import { globParts } from './glob-words.js';
 
 /** A path or URL a call names, in canonical form. */
 export interface CanonicalTarget {
@@ -33,7 +34,7 @@ export interface CanonicalTarget {
    * `src/**` + `/*.ts`), which every name the shell gives it ends with.
    */
   readonly globLast?: string;
-  /** For a tool's path: what its manifest says it names (ToolTarget's `names`). */
+  /** For a tool's path: what its manifest says it names (ToolTarget's `names`; a glob reads as a directory). */
   readonly names?: 'file' | 'directory';
 }
 
@@ -199,6 +200,18 @@ export function inWorkingDirectory(raw: string, base: string | null | undefined)
 }
 
 /**
+ * A glob a tool expands and reads through (`src/**` + `/*.ts`, `.e*`): the directory before its
+ * first wildcard segment with that segment as its entry, as a shell glob is read; a brace
+ * alternative is read as `*` (one crossing `/` names anywhere).
+ */
+function toolGlob(raw: string, projectRoot: string | undefined): CanonicalTarget {
+  if (/\{[^}]*\//.test(raw)) return ANYWHERE;
+  const glob = globParts(raw.replace(/\{[^}]*\}?/g, '*'));
+  if (glob === null) return { ...canonicalPath(raw, projectRoot), names: 'directory' };
+  return { ...canonicalPath(glob.directory, projectRoot), globEntry: glob.entry };
+}
+
+/**
  * The canonical targets of a call, in the order the manifest lists its target fields, a
  * relative path read from the call's working directory ({@link inWorkingDirectory}). An
  * empty path is the directory a tool resolves it against, the working directory (the project
@@ -223,6 +236,10 @@ export function callTargets(
     const absent = raws.length === 0 && target.when_absent === 'working_directory';
     for (const raw of absent ? [''] : raws) {
       const placed = inWorkingDirectory(raw, base);
+      if (target.names === 'glob') {
+        targets.push(placed === null ? ANYWHERE : toolGlob(placed, projectRoot));
+        continue;
+      }
       const path = placed === null ? ANYWHERE : canonicalPath(placed, projectRoot);
       const names = raw === '' ? 'directory' : target.names;
       targets.push(names === undefined ? path : { ...path, names });

@@ -31,9 +31,11 @@ export const ToolTargetSchema = z.strictObject({
   /**
    * For a path: what it names. `file`: always a file (a read tool's `file_path`), never a
    * directory it reads through; `directory`: a directory it may read through (a search's or a
-   * listing's root). Absent: either, judged by the path's text (a name with an extension is a file).
+   * listing's root); `glob`: a glob the tool expands and reads every match of through (Gemini's
+   * read_many_files). Absent: a file or a directory, judged by the path's text (a name with an
+   * extension is a file).
    */
-  names: z.enum(['file', 'directory']).optional(),
+  names: z.enum(['file', 'directory', 'glob']).optional(),
   /**
    * For a path: `working_directory` when the tool reads the call's working directory if the
    * field is absent (a search given no path); absent, a missing field names nothing.

@@ -64,3 +64,25 @@ describe('a search given no path searches the working directory', () => {
     expect(decide('gemini', 'search_file_content', { pattern: 'x' }, guards[0]!)).toBe('ask');
   });
 });
+
+describe("Gemini's read_many_files reads every match of its globs", () => {
+  it.each([
+    [{ paths: ['.env'] }, 'deny'],
+    [{ paths: ['src/a.ts', 'config/.env'] }, 'deny'],
+    [{ paths: ['.e*'] }, 'ask'],
+    [{ paths: ['src'] }, 'ask'],
+    [{ paths: ['**/*'] }, 'ask'],
+    [{ paths: ['.{env,x}'] }, 'ask'],
+    [{ paths: ['src/*.ts'], include: ['**/.env'] }, 'ask'],
+  ] as const)('refuses or asks %j under **/.env', (input, verdict) => {
+    expect(decide('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
+  });
+
+  it('asks a glob that may reach a guarded directory, grants one that may not', () => {
+    const rule: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
+    expect(decide('gemini', 'read_many_files', { paths: ['s*/key'] }, rule)).toBe('ask');
+    expect(decide('gemini', 'read_many_files', { paths: ['{src,secrets}/key'] }, rule)).toBe('ask');
+    expect(decide('gemini', 'read_many_files', { paths: ['src/**/*.ts'] }, rule)).toBe('allow');
+    expect(decide('gemini', 'read_many_files', { paths: ['docs'] }, rule)).toBe('allow');
+  });
+});

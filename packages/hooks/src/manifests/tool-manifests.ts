@@ -62,7 +62,15 @@ const GEMINI: ToolManifest = [
     execution: 'sequential',
   },
   { name: 'read_file', input_schema: object, risk_traits: ['read'], targets: file('/file_path') },
-  { name: 'read_many_files', input_schema: object, risk_traits: ['read'] },
+  {
+    name: 'read_many_files',
+    input_schema: object,
+    risk_traits: ['read'],
+    targets: [
+      { pointer: '/paths', kind: 'path', names: 'glob' },
+      { pointer: '/include', kind: 'path', names: 'glob' },
+    ],
+  },
   { name: 'write_file', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
   { name: 'replace', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
   {
