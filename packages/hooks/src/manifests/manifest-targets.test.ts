@@ -45,9 +45,15 @@ describe('a search or listing reads its directory through', () => {
     ['claude-code', 'Glob', { pattern: '*', path: '/repo/config' }],
     ['claude-code', 'Glob', { pattern: '*', path: '/repo/conf.d' }],
     ['gemini', 'list_directory', { dir_path: '/repo/conf.d' }],
+    ['gemini', 'glob', { pattern: '*', dir_path: '/repo/conf.d' }],
     ['gemini', 'search_file_content', { pattern: 'x', dir_path: 'src' }],
   ] as const)('asks %s %s %j under **/.env', (agent, tool, input) => {
     expect(decide(agent, tool, input, guards[0]!)).toBe('ask');
+  });
+
+  it('grants a listing by name without a path: it returns names its own pattern matches, never contents', () => {
+    expect(decide('claude-code', 'Glob', { pattern: '**/*.ts' }, guards[0]!)).toBe('allow');
+    expect(decide('gemini', 'glob', { pattern: '**/*.ts' }, guards[0]!)).toBe('allow');
   });
 
   it('grants a search of one file', () => {

@@ -79,7 +79,7 @@ const GEMINI: ToolManifest = [
     risk_traits: ['read'],
     targets: directory('/dir_path'),
   },
-  { name: 'glob', input_schema: object, risk_traits: ['read'] },
+  { name: 'glob', input_schema: object, risk_traits: ['read'], targets: directory('/dir_path') },
   {
     name: 'search_file_content',
     input_schema: object,
