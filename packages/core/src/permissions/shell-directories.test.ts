@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PermissionRule, ToolManifest } from '../schemas/permissions.js';
-import { evaluatePermissions } from './evaluate-permissions.js';
-
-/** A shell tool: its command is text, read for the paths its words reach. */
-const MANIFEST: ToolManifest = [
-  { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute'], commands: ['/run'] },
-];
-
-function decide(command: string, rules: PermissionRule[]) {
-  return evaluatePermissions({
-    toolName: 'bash',
-    input: { command },
-    manifest: MANIFEST,
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
-  });
-}
+import type { PermissionRule } from '../schemas/permissions.js';
+import { decideShell as decide } from './fixtures/shell-decide.js';
 
 // The cd's own word names no guarded path nor a directory holding all of them: only the
 // relative word read in the directory it leads to does.

@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PermissionRule, ToolManifest } from '../schemas/permissions.js';
-import { evaluatePermissions } from './evaluate-permissions.js';
-
-/** A shell tool: its command is text, read for the paths its words reach. */
-const MANIFEST: ToolManifest = [
-  { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute'], commands: ['/run'] },
-];
-
-function decide(command: string, rules: PermissionRule[]) {
-  return evaluatePermissions({
-    toolName: 'bash',
-    input: { command },
-    manifest: MANIFEST,
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
-  });
-}
-
-const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
+import type { PermissionRule } from '../schemas/permissions.js';
+import { decideShell as decide, denySecrets } from './fixtures/shell-decide.js';
 
 describe('paths a shell command names past its plain words', () => {
   it.each([

@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PermissionRule, ToolManifest } from '../schemas/permissions.js';
+import type { PermissionRule } from '../schemas/permissions.js';
 import { evaluateGuardrails, evaluatePermissions } from './evaluate-permissions.js';
-
-/** A shell tool: its command is text, no path target, so target patterns once never read it. */
-const MANIFEST: ToolManifest = [
-  { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute'], commands: ['/run'] },
-];
-
-function decide(command: string, rules: PermissionRule[], field = 'command') {
-  return evaluatePermissions({
-    toolName: 'bash',
-    input: { [field]: command },
-    manifest: MANIFEST,
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
-  });
-}
-
-const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
+import { decideShell as decide, denySecrets, SHELL_MANIFEST } from './fixtures/shell-decide.js';
 
 describe('a shell command naming what a deny or an ask guards', () => {
   it.each([
@@ -48,7 +29,7 @@ describe('a shell command naming what a deny or an ask guards', () => {
     const argv = evaluatePermissions({
       toolName: 'bash',
       input: { argv: ['cat', 'secrets/key'] },
-      manifest: MANIFEST,
+      manifest: SHELL_MANIFEST,
       projectRoot: '/repo',
       ruleSetId: 'autonomous',
       customRuleSets: undefined,
@@ -82,7 +63,7 @@ describe('a shell command naming what a deny or an ask guards', () => {
       evaluateGuardrails({
         toolName: 'bash',
         input: { command },
-        manifest: MANIFEST,
+        manifest: SHELL_MANIFEST,
         projectRoot: '/repo',
         guardrails: [{ owner: 'member:admin', document }],
       })?.verdict ?? 'none';
