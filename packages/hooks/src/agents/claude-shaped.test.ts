@@ -31,6 +31,7 @@ describe.each([
       tool_name: 'Bash',
       tool_input: { command: 'rm -r ./build' },
       tool_use_id: 'toolu_1',
+      cwd: '/w',
       hook_event_name: 'PreToolUse',
     });
     expect(

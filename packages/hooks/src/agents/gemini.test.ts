@@ -25,6 +25,7 @@ describe('gemini hook protocol', () => {
       event: 'pre_tool',
       tool_name: 'run_shell_command',
       tool_input: { command: 'rm -r ./build' },
+      cwd: '/w',
       hook_event_name: 'BeforeTool',
     });
     expect(

@@ -54,7 +54,10 @@ export function parseHookPayload(
         tool_input: body.tool_input ?? {},
         ...(toolUseId ? { tool_use_id: toolUseId } : {}),
       };
-      if (event === 'pre_tool') return call;
+      // Every agent says where its shell stands (Claude Code keeps a `cd` between Bash calls):
+      // a relative path in the call is read from there, not from the project root.
+      const cwd = text(body, 'cwd');
+      if (event === 'pre_tool') return cwd === undefined ? call : { ...call, cwd };
       const ran = shape.postTool(body, eventName);
       return { ...call, ...ran, output: reportedOutput(ran.output ?? '') };
     }

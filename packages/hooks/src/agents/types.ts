@@ -8,6 +8,8 @@ export interface NeutralEvent {
   tool_name?: string;
   tool_input?: unknown;
   tool_use_id?: string;
+  /** On pre_tool: the agent's working directory for the call (its payload's `cwd`). */
+  cwd?: string;
   outcome?: 'succeeded' | 'failed';
   output?: string;
   text?: string;

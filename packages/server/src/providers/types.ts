@@ -6,6 +6,8 @@ export interface ProposedCall {
   name: string;
   input: unknown;
   onFailure?: 'continue' | 'hold' | undefined;
+  /** A hooked agent's working directory for the call (see IncomingCall.workingDirectory). */
+  workingDirectory?: string | undefined;
 }
 
 /** What the model read about one of its earlier calls. */

@@ -56,6 +56,9 @@ export type HookedVerdict = (typeof HOOKED_VERDICTS)[number];
 /** The largest output of a call a `post_tool` event records (bytes of UTF-8). */
 export const HOOKED_OUTPUT_MAX_BYTES = 16_384;
 
+/** The longest working directory (`cwd`) a pre_tool event may name, in UTF-16 code units (PATH_MAX). */
+export const HOOKED_CWD_MAX = 4096;
+
 /** Most calls one `stop` event lists from the agent's transcript (`ran_calls`). */
 export const HOOKED_RAN_CALLS_MAX = 500;
 
@@ -127,6 +130,13 @@ export const hookEventContract = defineContract({
     tool_input: JsonValueSchema.optional(),
     /** The agent's id for the call, where it has one (Claude Code, Codex). */
     tool_use_id: storableName(z.string().min(1).max(200)).optional(),
+    /**
+     * For pre_tool: the agent's working directory when it makes the call (its
+     * payload's `cwd`; Claude Code's Bash keeps a `cd` between calls). Relative
+     * paths and shell words are read from it; one outside the project root, or
+     * not absolute, cannot be placed, so a deny or ask path rule asks.
+     */
+    cwd: storableName(z.string().min(1).max(HOOKED_CWD_MAX)).optional(),
     /** For post_tool: whether the call succeeded, and what it printed (cut to 16 KiB). */
     outcome: z.enum(['succeeded', 'failed']).optional(),
     output: keptText(z.string().max(1_000_000)).optional(),

@@ -9,6 +9,11 @@ export interface HookedCall {
   toolName: string;
   toolInput: unknown;
   toolUseId: string | null;
+  /**
+   * On a pre_tool: the agent's working directory for the call, which the
+   * stage reads its relative paths from (undefined: the project root).
+   */
+  workingDirectory?: string | undefined;
 }
 
 /** What the agent says ran. */

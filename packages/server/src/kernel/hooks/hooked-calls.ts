@@ -112,7 +112,14 @@ async function plantCall(
   if (run.pending_answer !== null || run.phase === 'hook') {
     throw new AirlockError('run_busy', await runBusyDetail(tx, run));
   }
-  const calls = [{ id: call.toolUseId, name: call.toolName, input: call.toolInput }];
+  const calls = [
+    {
+      id: call.toolUseId,
+      name: call.toolName,
+      input: call.toolInput,
+      workingDirectory: call.workingDirectory,
+    },
+  ];
   const [row] =
     run.phase === 'tools'
       ? await plantCalls(ctx, tx, run, calls)

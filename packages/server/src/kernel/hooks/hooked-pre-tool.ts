@@ -24,6 +24,7 @@ export interface PreToolInput {
   tool_name?: string | undefined;
   tool_input?: unknown;
   tool_use_id?: string | undefined;
+  cwd?: string | undefined;
 }
 
 /**
@@ -58,6 +59,7 @@ export async function preTool(
       toolName: input.tool_name,
       toolInput: input.tool_input ?? {},
       toolUseId: input.tool_use_id ?? null,
+      workingDirectory: input.cwd,
     },
   };
   const { taskKey } = options;

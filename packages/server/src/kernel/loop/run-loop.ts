@@ -188,6 +188,7 @@ export async function plantCalls(
         onFailure: call.onFailure ?? run.on_failure,
         round: run.round,
         principal: null,
+        workingDirectory: call.workingDirectory,
       }),
     );
   }

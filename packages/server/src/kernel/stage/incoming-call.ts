@@ -15,4 +15,10 @@ export interface IncomingCall {
   resolutionTokenHash?: string | undefined;
   /** A deadline armed when the row becomes runnable (a hook's `timeout_ms`). */
   runnableDeadlineMs?: number | undefined;
+  /**
+   * A hooked agent's working directory for the call (its `cwd`): the
+   * permissions layer and the guardrails read relative paths and shell words
+   * from it. Undefined reads them from the project root.
+   */
+  workingDirectory?: string | undefined;
 }

@@ -60,6 +60,7 @@ export async function guardrailsOf(
     input: call.call.toolInput ?? null,
     frozen: call.frozen,
     guardrails,
+    workingDirectory: call.call.workingDirectory,
   });
 }
 
@@ -68,7 +69,8 @@ export async function guardrailsOf(
  * resolved one and the one it was called by with any runner qualification
  * stripped (which executors serve): the stricter word binds, so an alias the
  * run declares never slips a call past an admin's guardrail. The run's frozen
- * manifest and project root give a guardrail the tool's traits and targets.
+ * manifest and project root give a guardrail the tool's traits and targets;
+ * relative paths are read from the agent's working directory when it said one.
  * Null when none matches.
  */
 export function guardrailDecision(given: {
@@ -77,6 +79,7 @@ export function guardrailDecision(given: {
   input: unknown;
   frozen: Readonly<Record<string, unknown>>;
   guardrails: readonly OwnedOverlay[];
+  workingDirectory?: string | undefined;
 }): LayerDecision | null {
   if (given.guardrails.length === 0) return null;
   const config = frozenPermissions(given.frozen);
@@ -87,6 +90,7 @@ export function guardrailDecision(given: {
       manifest: config.manifest,
       projectRoot: config.projectRoot,
       guardrails: given.guardrails,
+      workingDirectory: given.workingDirectory,
     });
     return bound === null ? null : permissionLayerDecision(bound);
   };
@@ -172,6 +176,7 @@ export const permissionsLayer: PolicyLayer = {
       input,
       manifest: config.manifest,
       projectRoot: config.projectRoot,
+      workingDirectory: call.call.workingDirectory,
       ruleSetId: config.ruleSetId,
       customRuleSets: config.customRuleSets,
       approvalMode: call.run.approval_mode,
