@@ -12,7 +12,7 @@ import {
 import { type PrincipalRoster, principalRoster } from '../../store/principal-roster.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { findTaskAhead, setTaskDeadline } from '../../store/tasks.js';
+import { findTaskAhead } from '../../store/tasks.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
@@ -23,6 +23,7 @@ import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
 import { applyEdit } from './approval-edit.js';
 import { policyOfUnit, requirementOf } from './approval-quorum.js';
+import { announceApproved } from './approved-event.js';
 import {
   checkDecider,
   checkNotRevoked,
@@ -32,13 +33,7 @@ import {
   requestOf,
   standingApprovals,
 } from './approvers.js';
-import {
-  checkVersion,
-  hookTimeoutMs,
-  observeDecision,
-  readTask,
-  type TaskAddress,
-} from './decisions.js';
+import { checkVersion, observeDecision, readTask, type TaskAddress } from './decisions.js';
 import { rememberApproval } from './remember.js';
 
 /** What a person sends with an approval. */
@@ -295,25 +290,11 @@ export function approveTask(
         remember: request.remember,
       });
     }
-    // An approved hook's timeout starts now, as if it had been granted.
-    if (moved.kind === 'hook') {
-      moved.deadline_at = tx.now + hookTimeoutMs(run, moved);
-      await setTaskDeadline(tx, moved);
-    }
-    tx.emit({
-      workspace_id: run.workspace_id,
-      run_id: run.id,
-      task_key: moved.key,
-      type: 'task.approved',
-      data: {
-        state: moved.state,
-        decided_by: who,
-        ...(requirement.required > 1 ? { approved_by: approvals.map((a) => a.principal) } : {}),
-        ...(moved.kind === 'tool' ? {} : { kind: moved.kind }),
-        ...(remembered ? { remembered } : {}),
-        ...(request.via ? { via: request.via } : {}),
-      },
-      principal: who,
+    await announceApproved(tx, run, moved, {
+      decided_by: who,
+      ...(requirement.required > 1 ? { approved_by: approvals.map((a) => a.principal) } : {}),
+      ...(remembered ? { remembered } : {}),
+      ...(request.via ? { via: request.via } : {}),
     });
     await settleRun(ctx, tx, run, ahead);
     observeDecision(ctx, tx, { row: moved, verb: 'approve', startedAt });

@@ -6,7 +6,7 @@
 import { isAirlockError } from '../../errors.js';
 import { listApprovals, listParkedWithApprovals } from '../../store/approvals.js';
 import { principalRoster } from '../../store/principal-roster.js';
-import { findTask, setTaskDeadline } from '../../store/tasks.js';
+import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRunIfAny, readAttentionAhead, settleRun } from '../machines/run-state.js';
@@ -14,8 +14,8 @@ import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
 import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion } from '../views.js';
 import { decisionViews, policyOfUnit, requirementOf } from './approval-quorum.js';
+import { announceApproved } from './approved-event.js';
 import { requestOf, standingApprovals } from './approvers.js';
-import { hookTimeoutMs } from './decisions.js';
 
 /** How many waiting rows one policy change settles; a row past it runs on its next approval. */
 export const POLICY_SETTLE_LIMIT = 500;
@@ -122,24 +122,10 @@ async function settleOne(
       event: null,
       principal: last.principal,
     });
-    // An approved hook's timeout starts now, as if it had been granted.
-    if (moved.kind === 'hook') {
-      moved.deadline_at = tx.now + hookTimeoutMs(run, moved);
-      await setTaskDeadline(tx, moved);
-    }
-    tx.emit({
-      workspace_id: run.workspace_id,
-      run_id: run.id,
-      task_key: moved.key,
-      type: 'task.approved',
-      data: {
-        state: moved.state,
-        decided_by: last.principal,
-        approved_by: standing.map((approval) => approval.principal),
-        ...(moved.kind === 'tool' ? {} : { kind: moved.kind }),
-        via: address.via,
-      },
-      principal: last.principal,
+    await announceApproved(tx, run, moved, {
+      decided_by: last.principal,
+      approved_by: standing.map((approval) => approval.principal),
+      via: address.via,
     });
     await settleRun(ctx, tx, run, ahead);
     return true;
