@@ -27,6 +27,7 @@ import { StoreNewerSchemaError } from './store-newer-schema.js';
 import { readStoreSchema, storeSchemaName } from './store-schema.js';
 import { taskAppendersMigration } from './task-appenders-migration.js';
 import { waitingPageMigration } from './waiting-page-migration.js';
+import { workingDirectoryMigration } from './working-directory-migration.js';
 
 /** Every migration this build knows, by name; the names sort in the order they apply. */
 export class StaticMigrations implements MigrationProvider {
@@ -55,6 +56,7 @@ export class StaticMigrations implements MigrationProvider {
       '0022_retention_sweeps': retentionSweepsMigration(this.dialect),
       '0023_store_identity_cluster': storeIdentityClusterMigration(this.dialect),
       '0024_assistant_text': assistantTextMigration(),
+      '0025_working_directory': workingDirectoryMigration(),
     };
   }
 }

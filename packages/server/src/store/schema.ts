@@ -183,6 +183,12 @@ export interface TaskTable {
    * only for the rows the kernel builds before planting (the plant writes it afterwards).
    */
   assistant_text?: string | null;
+  /**
+   * The working directory a hooked agent said for its call (pre_tool `cwd`), which the
+   * stage read the call's relative paths from; null when it said none, and on rows from
+   * before the column. Optional only for rows built outside the stage.
+   */
+  working_directory?: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -50,6 +50,7 @@ describe.skipIf(!postgres || postgres.skip !== null)('a PostgreSQL store’s ide
           db,
         );
         await sql`alter table tasks drop column assistant_text`.execute(db);
+        await sql`alter table tasks drop column working_directory`.execute(db);
         const opened = await Store.open(location);
         try {
           return {

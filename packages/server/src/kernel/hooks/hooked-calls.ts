@@ -186,7 +186,9 @@ export async function preToolRow(
     await checkPresentedCall(tx, run, asked, call);
     checkNotGranted(asked);
   }
-  const earlier = asked ?? (await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead));
+  const earlier =
+    asked ??
+    inSameDirectory(await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead), call);
   let row = earlier ?? (await plantCall(ctx, tx, run, call));
   if (row.state === 'runnable' && row.kind === 'tool' && run.state === 'running') {
     if (refusedAsComposed(agent, row, call)) return row;
@@ -198,6 +200,17 @@ export async function preToolRow(
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: call.toolUseId });
   }
   return row;
+}
+
+/**
+ * An identical call's row, when the agent made it from the same working
+ * directory: from another, its relative paths name other files (`cat key`
+ * after `cd secrets`), so what a person approved or the stage granted there
+ * is not this call's, which crosses the stage as a new row.
+ */
+function inSameDirectory(row: TaskTable | null, call: HookedCall): TaskTable | null {
+  if (row === null) return null;
+  return (row.working_directory ?? null) === (call.workingDirectory ?? null) ? row : null;
 }
 
 /**

@@ -153,6 +153,8 @@ export async function evaluateEditedCall(
     round: row.round,
     principal: null,
     kind: row.kind === 'tool' || row.kind === 'hook' ? row.kind : undefined,
+    // Decided again from the directory the agent said it stood in, not the project root.
+    workingDirectory: row.working_directory ?? undefined,
   };
   const policy = policyForRun(run);
   const base = declaredDecision(policy, run, call);
@@ -268,6 +270,7 @@ export async function plantToolRow(
     resolution_token_hash: null,
     hook_source: call.hookSource ?? null,
     appended_by: call.origin === 'author' ? call.principal : null,
+    working_directory: call.workingDirectory ?? null,
     created_at: tx.now,
     updated_at: tx.now,
   };

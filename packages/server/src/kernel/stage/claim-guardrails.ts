@@ -35,7 +35,7 @@ import { workspaceGuardrails } from './workspace-guardrails.js';
 /** The row a claim weighs: its call, and whether its run froze policy layers. */
 export type ClaimedCall = Pick<
   TaskTable,
-  'run_id' | 'origin' | 'tool_name' | 'resolved_tool_name' | 'tool_input'
+  'run_id' | 'origin' | 'tool_name' | 'resolved_tool_name' | 'tool_input' | 'working_directory'
 > & { run_has_layers: boolean | number; policy_layers?: string | null };
 
 /** Says whether a guardrail refuses a row a claim would take: the guardrail's deny, or null. */
@@ -80,6 +80,7 @@ export function claimGuardrails(
       input: JSON.parse(row.tool_input) as unknown,
       frozen: (layers === null ? null : frozenOf({ id: row.run_id, policy_layers: layers })) ?? {},
       guardrails: bound,
+      workingDirectory: row.working_directory ?? undefined,
     });
     return said?.verdict === 'deny' ? said : null;
   };
