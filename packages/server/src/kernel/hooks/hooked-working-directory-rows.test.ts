@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../../testing/harness.js';
+import { type Deployment, deploy, putOverlay } from '../../testing/harness.js';
+import { postHookEvent } from '../../testing/hooked-events.js';
 import { backends } from '../../testing/stores.js';
 
 /**
@@ -107,6 +108,37 @@ for (const backend of all) {
           tool_input: { file_path: '../src/b' },
         });
         expect(fine.body.state).toBe('runnable');
+      });
+
+      it('binds a guardrail written after the approval from the directory the agent said', async () => {
+        d = await deploy(backend);
+        const profile = { approval_mode: 'ask', tool_manifest: MANIFEST, project_root: '/repo' };
+        expect((await d.agent.put('/agent_api/v1/profile/configuration', profile)).status).toBe(
+          200,
+        );
+        const read = {
+          event: 'pre_tool',
+          tool_name: 'Read',
+          tool_input: { file_path: 'key' },
+          tool_use_id: 'tu-1',
+          cwd: '/repo/secrets',
+        };
+        const parked = await postHookEvent(d, read);
+        expect(parked.body).toMatchObject({ verdict: 'wait', task_key: 't1' });
+        const task = `${d.ws}/runs/${parked.body.run_id as string}/tasks/t1`;
+        expect((await d.member.post(`${task}/approve`, {})).status).toBe(200);
+        const guardrail = [
+          {
+            ruleSetId: 'supervised',
+            rules: [{ verdict: 'deny', guardrail: true, targets: ['secrets/**'] }],
+          },
+        ];
+        expect((await putOverlay(d.member, `${d.ws}/overlays/user/me`, guardrail)).status).toBe(
+          200,
+        );
+        const retry = await postHookEvent(d, { ...read, tool_use_id: 'tu-2' });
+        expect(retry.body).toMatchObject({ verdict: 'deny', task_key: 't1' });
+        expect((await d.member.get(task)).body.state).toBe('failed');
       });
     },
   );
