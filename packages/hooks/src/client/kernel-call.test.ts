@@ -26,3 +26,74 @@ describe('a kernel the hook client cannot reach', () => {
     expect(message).not.toContain('hunter2');
   });
 });
+
+/** A kernel older than `cwd`: refuses it as an unknown key of the input, answers anything else. */
+async function kernelWithoutCwd(): Promise<{ url: string; bodies: string[]; close(): void }> {
+  const { createServer: createHttpServer } = await import('node:http');
+  const bodies: string[] = [];
+  const server = createHttpServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      bodies.push(text);
+      const event = JSON.parse(text) as Record<string, unknown>;
+      res.setHeader('content-type', 'application/json');
+      if ('cwd' in event || 'other' in event) {
+        const key = 'cwd' in event ? 'cwd' : 'other';
+        res.statusCode = 400;
+        res.end(
+          JSON.stringify({
+            error: {
+              code: 'invalid_input',
+              detail: `/input: Unrecognized key: "${key}"`,
+              problems: [{ code: 'unrecognized_keys', pointer: '/input', message: key }],
+            },
+          }),
+        );
+        return;
+      }
+      res.end(JSON.stringify({ verdict: 'allow', reason: null, reminders: [] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, bodies, close: () => server.close() };
+}
+
+describe('a kernel older than the working directory field', () => {
+  it('is asked again without cwd, once, and its answer stands', async () => {
+    const kernel = await kernelWithoutCwd();
+    try {
+      const event = {
+        agent: 'claude-code',
+        session_id: 's',
+        event: 'pre_tool',
+        cwd: '/repo/secrets',
+      } as const;
+      const answer = await sendEvent({ url: kernel.url, token: 'alk_agent_x' }, event, 5_000);
+      expect(answer.verdict).toBe('allow');
+      expect(kernel.bodies).toHaveLength(2);
+      expect(JSON.parse(kernel.bodies[1]!)).not.toHaveProperty('cwd');
+    } finally {
+      kernel.close();
+    }
+  });
+
+  it('is not asked again for another refusal: that one stands', async () => {
+    const kernel = await kernelWithoutCwd();
+    try {
+      const event = { agent: 'claude-code', session_id: 's', event: 'pre_tool', other: 1 };
+      const refused = await sendEvent(
+        { url: kernel.url, token: 'alk_agent_x' },
+        event as never,
+        5_000,
+      ).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(KernelUnavailable);
+      expect(kernel.bodies).toHaveLength(1);
+    } finally {
+      kernel.close();
+    }
+  });
+});

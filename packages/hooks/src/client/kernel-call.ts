@@ -105,6 +105,7 @@ export async function sendEvent(
   event: NeutralEvent,
   timeoutMs: number,
 ): Promise<KernelAnswer> {
+  const startedAt = Date.now();
   let answer: RawAnswer;
   try {
     answer = await post(
@@ -137,7 +138,26 @@ export async function sendEvent(
   if (!ok || body === null || typeof body !== 'object' || typeof body.verdict !== 'string') {
     const code = body?.error?.code ?? `http_${answer.status}`;
     const detail = body?.error?.detail ?? `HTTP ${answer.status}`;
+    if (refusesWorkingDirectory(event, answer.status, code, answer.text)) {
+      // A kernel older than `cwd` (this client upgraded first) refuses the field it does not
+      // know: asked again without it, the call is decided from the project root as that
+      // kernel decides every call, rather than refused for the version gap.
+      const { cwd: _unknownThere, ...older } = event;
+      return sendEvent(target, older, Math.max(1, timeoutMs - (Date.now() - startedAt)));
+    }
     throw new KernelUnavailable(`the kernel refused the event: ${code}: ${detail}`, code);
   }
   return body;
+}
+
+/** Whether a refusal is an older kernel's of the `cwd` field alone (an unrecognized key). */
+function refusesWorkingDirectory(
+  event: NeutralEvent,
+  status: number,
+  code: string,
+  text: string,
+): boolean {
+  return (
+    event.cwd !== undefined && status === 400 && code === 'invalid_input' && /\bcwd\b/.test(text)
+  );
 }
