@@ -81,6 +81,44 @@ describe('a kernel older than the working directory field', () => {
     }
   });
 
+  it('is not asked again when a kernel that knows cwd refuses its value', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    let requests = 0;
+    const server = createHttpServer((req, res) => {
+      requests += 1;
+      req.resume();
+      res.statusCode = 400;
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 'invalid_input',
+            detail: '/input/cwd: Too big: expected string to have <=4096 characters',
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const event = {
+        agent: 'claude-code',
+        session_id: 's',
+        event: 'pre_tool',
+        cwd: '/x',
+      } as const;
+      const refused = await sendEvent(
+        { url: `http://127.0.0.1:${port}`, token: 'alk_agent_x' },
+        event,
+        5_000,
+      ).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(KernelUnavailable);
+      expect(requests).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
   it('is not asked again for another refusal: that one stands', async () => {
     const kernel = await kernelWithoutCwd();
     try {

@@ -150,7 +150,7 @@ export async function sendEvent(
   return body;
 }
 
-/** Whether a refusal is an older kernel's of the `cwd` field alone (an unrecognized key). */
+/** Whether a refusal is an older kernel's of the `cwd` field (a key it does not recognize). */
 function refusesWorkingDirectory(
   event: NeutralEvent,
   status: number,
@@ -158,6 +158,12 @@ function refusesWorkingDirectory(
   text: string,
 ): boolean {
   return (
-    event.cwd !== undefined && status === 400 && code === 'invalid_input' && /\bcwd\b/.test(text)
+    event.cwd !== undefined &&
+    status === 400 &&
+    code === 'invalid_input' &&
+    // Only a key it does not know: a kernel that knows cwd and refuses its value (over-long)
+    // must not have the call decided again from the project root.
+    /unrecognized/i.test(text) &&
+    /\bcwd\b/.test(text)
   );
 }
