@@ -212,6 +212,11 @@ export const TaskViewSchema = named(
     tool_call_id: z.string().nullable(),
     tool_name: z.string(),
     tool_input: JsonValueSchema,
+    /**
+     * Where a hooked agent would run the call (its hook's `cwd`): relative paths in the input
+     * are read from there. Absent when the agent said none.
+     */
+    working_directory: z.string().optional(),
     effect_profile: EffectProfileViewSchema.nullable(),
     decision: DecisionViewSchema.nullable(),
     on_failure: OnFailureSchema,

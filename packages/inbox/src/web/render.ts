@@ -70,10 +70,20 @@ function inputView(decision: Approval): HTMLElement {
   const warning = hiddenTextWarning(decision.tool_name, input);
   const shown = commands.map(([key, command]): [string, string] => [key, visibleText(command)]);
   const long = tallTextNote([...shown, ...fields]);
+  // A hooked agent's call runs where its shell stands: `cat key` in /repo/secrets is secrets/key.
+  const directory = decision.task.working_directory;
   return h(
     'section',
     { class: 'input' },
     warning ? h('p', { class: 'warning', role: 'note' }, warning) : null,
+    directory
+      ? h(
+          'p',
+          { class: 'cwd' },
+          'Runs in ',
+          h('code', {}, visibleText(directory, { oneLine: true })),
+        )
+      : null,
     long ? h('p', { class: 'warning', role: 'note' }, long) : null,
     commands.length > 1
       ? h(

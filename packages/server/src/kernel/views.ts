@@ -104,6 +104,7 @@ export function taskView(row: TaskTable): TaskView {
     tool_call_id: row.tool_call_id,
     tool_name: row.tool_name,
     tool_input: toolInput as TaskView['tool_input'],
+    ...(row.working_directory ? { working_directory: row.working_directory } : {}),
     effect_profile: effectProfileFromColumn(
       row.effect_profile,
       toolInput,

@@ -73,7 +73,22 @@ for (const backend of all) {
         const rows = (await d.member.get(`${d.ws}/runs/${runs[0]?.id}/tasks`)).body.tasks as {
           key: string;
           state: string;
+          working_directory?: string;
         }[];
+        // A person deciding sees where the call would run: `cat key` in /repo/secrets.
+        expect(rows.map((row) => row.working_directory)).toEqual([
+          '/repo',
+          '/repo/src',
+          '/repo/secrets',
+          '/repo/secrets',
+          '/elsewhere',
+          'secrets',
+        ]);
+        const parked = (await d.member.get(`${d.ws}/decisions`)).body.decisions as {
+          key: string;
+          working_directory?: string;
+        }[];
+        expect(parked.find((row) => row.key === 't3')?.working_directory).toBe('/repo/secrets');
         expect(rows.map((row) => `${row.key}:${row.state}`)).toEqual([
           't1:claimed',
           't2:claimed',
