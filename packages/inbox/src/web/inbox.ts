@@ -269,8 +269,9 @@ export class InboxView {
       return;
     }
     this.list.progress(key, progress, unreachable);
-    // A read on the way may predate this approval: the next one asks afresh.
+    // A read on the way may predate this approval: the next one asks afresh, none draws over it.
     this.reads.forget(key);
+    this.reach.rowChanged(key);
     if (key !== this.open.key) return;
     void this.reads.decisionOf(key).then((decision) => {
       if (decision && this.open.key === key) this.detail.show(decision);

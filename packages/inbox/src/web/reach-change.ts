@@ -40,8 +40,18 @@ const REREAD_ROWS = 100;
 export class ReachRereads {
   private running = false;
   private again = false;
+  /** Rows their own event changed while a re-read was on its way: it is older than them. */
+  private readonly changedSince = new Set<string>();
 
   constructor(private readonly host: ReachHost) {}
+
+  /**
+   * A row's own event (an approval's `task.approval_added`) said its count in place: a re-read
+   * begun before it answers with the row as it was, and does not draw over it.
+   */
+  rowChanged(key: string): void {
+    if (this.running) this.changedSince.add(key);
+  }
 
   /** A change of `kind` arrived on the feed. */
   changed(kind: string): void {
@@ -69,10 +79,12 @@ export class ReachRereads {
 
   private async reread(): Promise<void> {
     const { host } = this;
+    this.changedSince.clear();
     const page = await host.firstPage(REREAD_ROWS);
     for (const decision of page.decisions) {
       if (!decision.isApproval()) continue;
       const key = decisionKey(decision);
+      if (this.changedSince.has(key)) continue;
       if (!host.show(key, approvalsCount(decision), cannotBeApproved(decision))) continue;
       host.forget(key);
       if (host.openKey() === key) host.showOpen(decision);
