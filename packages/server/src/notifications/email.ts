@@ -179,7 +179,7 @@ export class EmailSender {
     },
   ): Promise<void> {
     const already = options.reached ?? new Set<string>();
-    const recipients = this.channel.to.filter((recipient) => !already.has(recipient));
+    const recipients = distinct(this.channel.to).filter((recipient) => !already.has(recipient));
     const pinned = await checkResolvedHost(this.channel.smtp.host, this.resolve, options.signal);
     const transport = this.transportTo(pinned);
     const notice = { deliveryId, payload, ...options, transport };
@@ -221,4 +221,18 @@ export class EmailSender {
 
   /** Nothing to close: each attempt's transport is closed when the attempt ends. */
   close(): void {}
+}
+
+/**
+ * The addresses of `to` with one listed twice (in any case: mail systems read them alike)
+ * kept once, as first written, so nobody gets a notice twice.
+ */
+function distinct(to: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return to.filter((address) => {
+    const key = address.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
