@@ -30,14 +30,18 @@ const notice: NotificationPayload = {
 };
 
 /** An email channel to `host:port`, as parsed (in clear text: the test server offers no STARTTLS). */
-function senderTo(smtp: { host: string; port: number; secure?: boolean }, resolve?: Resolve) {
+function senderTo(
+  smtp: { host: string; port: number; secure?: boolean },
+  resolve?: Resolve,
+  to = ['alice@example.com'],
+) {
   const channel = {
     name: 'mail',
     kind: 'email',
     workspace: 'ws_1',
     smtp: { ...smtp, allow_plaintext: true },
     from: 'airlock@example.com',
-    to: ['alice@example.com'],
+    to,
   } as EmailChannelConfig;
   const sender = new EmailSender(channel, resolve);
   closers.push(() => sender.close());
@@ -154,5 +158,23 @@ describe('an smtp.host written as a link-local address', () => {
         }),
       ]);
     }
+  });
+});
+
+describe("an email channel's recipients", () => {
+  it('get one mail each, an address listed twice (in any case) too', async () => {
+    const smtp = await startSmtp();
+    closers.push(smtp.close);
+    const sender = senderTo({ host: '127.0.0.1', port: smtp.port }, async () => ['127.0.0.1'], [
+      'alice@example.com',
+      'bob@example.com',
+      'Alice@Example.COM',
+      'alice@example.com',
+    ]);
+    await sender.send('ntf_1', notice, { publicUrl: undefined });
+    expect(smtp.mails.map((mail) => mail.to).sort()).toEqual([
+      ['alice@example.com'],
+      ['bob@example.com'],
+    ]);
   });
 });
