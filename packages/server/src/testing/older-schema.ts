@@ -41,3 +41,22 @@ export async function storeBeforeMigration(
     await opened.close();
   }
 }
+
+/**
+ * A `write` for {@link storeBeforeMigration}: the conversation `conv_old`, its running run
+ * `run_old` and that run's succeeded tool call `t1`, as any older kernel wrote them (the rows a
+ * migration adding a task column is checked against).
+ */
+export async function writeOldToolCall(db: Kysely<unknown>): Promise<void> {
+  await sql`insert into conversations (id, workspace_id, agent_application_id, created_at)
+    values ('conv_old', 'ws_old', 'app_old', 1)`.execute(db);
+  await sql`insert into runs (id, workspace_id, agent_application_id, conversation_id, state, phase,
+    approval_mode, approval_rules, tool_aliases, provider, input, on_failure, round, task_counter,
+    created_by, created_at, updated_at)
+    values ('run_old', 'ws_old', 'app_old', 'conv_old', 'running', 'model', 'bypass', '[]', '{}',
+    '{"kind":"openai"}', '{"content":"x"}', 'continue', 2, 1, 'agent:app_old', 1, 1)`.execute(db);
+  await sql`insert into tasks (workspace_id, run_id, key, round, origin, kind, state, tool_name,
+    tool_input, on_failure, attempts, result, created_at, updated_at)
+    values ('ws_old', 'run_old', 't1', 1, 'model', 'tool', 'succeeded', 'ls', '{}', 'continue', 1,
+    '"a b"', 1, 1)`.execute(db);
+}
