@@ -5,9 +5,9 @@ import { BulkBar } from './bulk.js';
 import { inboxVerbs } from './card-verbs.js';
 import { DetailPane } from './detail-pane.js';
 import { afterPaint, h } from './dom.js';
+import { FeedRows } from './feed-rows.js';
 import { bindKeys, keyHelp } from './inbox-keys.js';
 import { InboxToolbar } from './inbox-toolbar.js';
-import { factsOf, type RowFacts, summaryOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
 import { type AfterRemove, OpenCall } from './open-call.js';
 import type { Order } from './order.js';
@@ -15,7 +15,7 @@ import { ReachRereads } from './reach-change.js';
 import { decisionKey } from './render.js';
 import { RowReads } from './row-reads.js';
 import { endsSession } from './session-end.js';
-import { type Entry, sameWaiting, WaitingList } from './waiting-list.js';
+import { type Entry, WaitingList } from './waiting-list.js';
 import { WaitingPages } from './waiting-pages.js';
 import { followWaiting } from './workspace-feed.js';
 
@@ -79,6 +79,8 @@ export class InboxView {
   private readonly pages: WaitingPages;
   private readonly reads: RowReads;
   private readonly open: OpenCall;
+  /** What the feed's events do to the rows. */
+  private readonly rows: FeedRows;
   private readonly help = keyHelp();
   /** A member revoked or added, the approval policy replaced: rows say their reachability anew. */
   private readonly reach = new ReachRereads({
@@ -126,6 +128,21 @@ export class InboxView {
       },
     });
     this.open = new OpenCall(this.list, this.detail, this.reads);
+    this.rows = new FeedRows({
+      list: this.list,
+      pages: this.pages,
+      reads: this.reads,
+      open: this.open,
+      detail: this.detail,
+      reach: this.reach,
+      gone: this.gone,
+      host: {
+        add: (decision) => this.add(decision),
+        remove: (key, count, then) => this.remove(key, count, then),
+        arrived: (entry, summary) => this.arrived(entry, summary),
+        fail: (error) => this.fail(error),
+      },
+    });
   }
 
   /** The view's root: toolbar, list and detail pane. */
@@ -231,9 +248,10 @@ export class InboxView {
           else this.toolbar.showStatus(status);
           onStatus(status, this.openings);
         },
-        settled: (key, at) => this.onSettled(key, at),
-        arriving: (runId, taskKey, preview) => void this.onArrival(runId, taskKey, preview),
-        progressed: (key, progress, unreachable) => this.onProgress(key, progress, unreachable),
+        settled: (key, at) => this.rows.settled(key, at),
+        arriving: (runId, taskKey, preview) => void this.rows.arriving(runId, taskKey, preview),
+        progressed: (key, progress, unreachable) =>
+          this.rows.progressed(key, progress, unreachable),
         policyChanged: (change) => this.reach.changed(change),
       });
     } catch (error) {
@@ -244,87 +262,6 @@ export class InboxView {
   /** Says "live" once the list read after the feed's `opening`-th opening is in, if it is still that one. */
   private showLive(opening: number): void {
     if (this.feedStatus === 'open' && this.openings === opening) this.toolbar.showStatus('open');
-  }
-
-  private onSettled(key: string, at: number): void {
-    const entry = this.list.get(key);
-    // An event older than the row's waiting spell (it parked again since) leaves it.
-    if (entry && at >= (entry.decision?.task.updated_at ?? entry.facts.created_at)) {
-      // A verb sent from its card, whose answer is still on the way, moves on as its answer would.
-      this.remove(key, true, key === this.open.key && this.detail.busy ? 'next' : 'left');
-    } else if (!entry && !this.gone.delete(key)) this.pages.recount();
-  }
-
-  /**
-   * One more approval toward a row's quorum: its count changes in place,
-   * without a read. A row off the loaded pages comes with its page; the open
-   * row is read, so its card names who approved.
-   */
-  private onProgress(key: string, progress: string | null, unreachable: boolean | null): void {
-    if (!this.list.get(key)) return;
-    const [runId = '', taskKey = ''] = key.split('/');
-    // An event without its count (not one this kernel writes) is read instead.
-    if (progress === null) {
-      void this.onArrival(runId, taskKey, null);
-      return;
-    }
-    this.list.progress(key, progress, unreachable);
-    // A read on the way may predate this approval: the next one asks afresh, none draws over it.
-    this.reads.forget(key);
-    this.reach.rowChanged(key);
-    if (key !== this.open.key) return;
-    void this.reads.decisionOf(key).then((decision) => {
-      if (decision && this.open.key === key) this.detail.show(decision);
-    });
-  }
-
-  /**
-   * A row may wait. A first park is drawn from its events (`preview`) and not
-   * read; anything else (a question, a retry, an edit) is read alone, and its
-   * row drawn from the read.
-   */
-  private async onArrival(runId: string, taskKey: string, preview: RowFacts | null): Promise<void> {
-    const key = `${runId}/${taskKey}`;
-    if (preview && !this.list.get(key)) {
-      // Past the loaded part of the list: it comes with a later page.
-      const entry = this.pages.holds(preview) ? this.list.preview(preview) : null;
-      this.pages.count(1);
-      this.arrived(entry, preview.summary);
-      return;
-    }
-    const generation = this.pages.generation;
-    // A read of the row already on the way (a tick's) may have been answered before this event.
-    this.reads.forget(key);
-    let decision: Decision | null;
-    try {
-      decision = await this.reads.read(runId, taskKey);
-    } catch (error) {
-      this.fail(error);
-      return;
-    }
-    if (generation !== this.pages.generation) return;
-    const known = this.list.get(key);
-    if (decision === null) {
-      if (known) this.remove(key, true, 'left');
-      return;
-    }
-    const wasOpen = this.open.key === key;
-    if (known) {
-      if (known.decision && sameWaiting(known.decision, decision)) return;
-      // It changed while it waited: drawn again, unticked, so a bulk verb never decides unseen changes.
-      // It stays open, never through its neighbour: the pane says it changed, and keeps what the
-      // person types in it.
-      this.remove(key, false, 'stay');
-      const entry = this.pages.holds(factsOf(decision)) ? this.add(decision) : null;
-      if (wasOpen && entry) this.open.select(key, false);
-      // Past the loaded pages now: its card stays open all the same, and says it changed.
-      else if (wasOpen) this.detail.show(decision);
-      this.pages.show();
-      return;
-    }
-    const entry = this.pages.holds(factsOf(decision)) ? this.add(decision) : null;
-    this.pages.count(1);
-    this.arrived(entry, summaryOf(decision));
   }
 
   private arrived(entry: Entry | null, summary: string): void {
