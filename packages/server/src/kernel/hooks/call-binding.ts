@@ -6,6 +6,7 @@ import type { Tx } from '../../store/store.js';
 import type { HookedCall } from './agent-calls.js';
 import { wasEdited } from './hooked-verdicts.js';
 import { ranOutput } from './ran-result.js';
+import { directoryNamed, madeInRowDirectory } from './working-directory.js';
 
 /** The hook event that presents a call again: asking to run it, or reporting what ran. */
 export type PresentedAt = 'pre_tool' | 'post_tool';
@@ -73,9 +74,11 @@ export async function presentedMismatch(
 
 /**
  * Refuses a call presented under a row's call id or key that is not the
- * row's call (another tool, another input): the grant of a row belongs to
- * the call a person or a rule decided, never to whatever the agent sends
- * under its id.
+ * row's call (another tool, another input, or made from another working
+ * directory than the row's): the grant of a row belongs to the call a
+ * person or a rule decided, never to whatever the agent sends under its id.
+ * A resumed session (`claude -p --resume`) elsewhere, or after a `cd`, asks
+ * again under the same id, and its `cat key` names another file.
  * @throws AirlockError call_mismatch, with nothing changed.
  */
 export async function checkPresentedCall(
@@ -84,11 +87,22 @@ export async function checkPresentedCall(
   row: TaskTable,
   call: HookedCall,
 ): Promise<void> {
-  const mismatch = await presentedMismatch(tx, run, row, { call, at: 'pre_tool' });
+  const mismatch =
+    (await presentedMismatch(tx, run, row, { call, at: 'pre_tool' })) ??
+    directoryMismatch(row, call);
   if (mismatch === null) return;
   throw new AirlockError(
     'call_mismatch',
     `${mismatch}: ask about the call as it was decided, or make a new call`,
+  );
+}
+
+/** The detail of a call presented from another working directory than its row's; null when the same. */
+function directoryMismatch(row: TaskTable, call: HookedCall): string | null {
+  if (madeInRowDirectory(row, call)) return null;
+  return truncateUtf8(
+    `the agent asked to run ${truncateUtf8(call.toolName, 40)} from ${directoryNamed(call.workingDirectory)} under task ${row.key}, which was decided for the call from ${directoryNamed(row.working_directory)}`,
+    200,
   );
 }
 

@@ -20,6 +20,7 @@ import { type HookedCall, hookedPrincipal } from './agent-calls.js';
 import { checkNotGranted, checkPresentedCall } from './call-binding.js';
 import { wasEdited } from './hooked-verdicts.js';
 import { runBusyDetail } from './run-busy.js';
+import { madeInRowDirectory } from './working-directory.js';
 
 /**
  * The row of a call asked about again: by its key, or by the agent's id for
@@ -209,8 +210,7 @@ export async function preToolRow(
  * is not this call's, which crosses the stage as a new row.
  */
 function inSameDirectory(row: TaskTable | null, call: HookedCall): TaskTable | null {
-  if (row === null) return null;
-  return (row.working_directory ?? null) === (call.workingDirectory ?? null) ? row : null;
+  return row !== null && madeInRowDirectory(row, call) ? row : null;
 }
 
 /**

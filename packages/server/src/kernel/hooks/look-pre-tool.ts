@@ -55,6 +55,7 @@ export async function lookPreTool(
     toolName: input.tool_name,
     toolInput: input.tool_input ?? {},
     toolUseId: input.tool_use_id ?? null,
+    workingDirectory: input.cwd,
   };
   return ctx.store.transaction(async (tx) => {
     const sessionRun = async (id: string) => {
