@@ -63,6 +63,14 @@ function backupStoreError(error: unknown, store: string): BackupPathError | null
       `${store} is a SQLite file but not an Airlock store (no airlock_migrations or workspaces table); check --data-dir (or AIRLOCK_DATA_DIR)`,
     );
   }
+  // The copy is the store page for page: its damage is the store's, and no backup was written.
+  if (error instanceof BackupError && error.code === 'backup_corrupt' && error.damage) {
+    return new BackupPathError(
+      'store_corrupt',
+      `${store} is damaged (SQLite's integrity check: ${error.damage}); no backup was written; ` +
+        "stop the kernel, then restore the last good backup or copy the rows out with sqlite3's .recover",
+    );
+  }
   return storeErrorOf(error, store);
 }
 

@@ -12,6 +12,8 @@ export class BackupError extends Error {
       | 'kernel_running'
       | 'postgres_use_pg_dump',
     message: string,
+    /** For `backup_corrupt` found by SQLite's check: the first problem it names. */
+    readonly damage?: string,
   ) {
     super(message);
     this.name = 'BackupError';

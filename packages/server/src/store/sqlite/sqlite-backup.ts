@@ -52,7 +52,7 @@ interface StoreFileFacts {
 /**
  * Reads what a SQLite file holds as an Airlock store.
  * @throws BackupError `not_an_airlock_store` (not SQLite, or no Airlock tables),
- *   `backup_corrupt` (SQLite's quick check fails).
+ *   `backup_corrupt` (SQLite's integrity check fails).
  */
 function storeFileFacts(database: SqliteDatabase.Database, file: string): StoreFileFacts {
   try {
@@ -62,9 +62,15 @@ function storeFileFacts(database: SqliteDatabase.Database, file: string): StoreF
         `${file} is a SQLite file but not an Airlock store (no airlock_migrations or workspaces table)`,
       );
     }
-    const check = database.pragma('quick_check', { simple: true });
+    // The full check, not quick_check: an index whose keys no longer match its table's rows
+    // reads page by page, yet a lookup by it misses rows (a run's tasks, a credential).
+    const check = String(database.pragma('integrity_check(1)', { simple: true }));
     if (check !== 'ok') {
-      throw new BackupError('backup_corrupt', `${file} fails SQLite's quick check: ${check}`);
+      throw new BackupError(
+        'backup_corrupt',
+        `${file} fails SQLite's integrity check: ${check}`,
+        check,
+      );
     }
     const migrations = (
       database.prepare('select name from airlock_migrations order by name').all() as {
