@@ -1,6 +1,27 @@
 import { constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { accessRefusal } from './backup-paths.js';
+import { dirname, resolve, sep } from 'node:path';
+import { accessRefusal, fileErrorOf } from './backup-paths.js';
+
+/** The data directory `airlock serve` uses when neither --data-dir nor AIRLOCK_DATA_DIR names one. */
+export const DEFAULT_DATA_DIR = '.airlock';
+
+/** How a refusal names the default data directory. */
+export const DEFAULT_DATA_DIR_SOURCE = 'the default data directory (--data-dir, AIRLOCK_DATA_DIR)';
+
+/** What the file system says when a directory cannot be made or written in. */
+const DIRECTORY_REFUSALS = new Set([
+  'ENOENT',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOTDIR',
+  'EEXIST',
+  'ENAMETOOLONG',
+  'ELOOP',
+]);
+
+/** SQLite's codes for a file in the data directory it may not open or write (it names no path). */
+const SQLITE_OPEN_REFUSAL = /^SQLITE_(CANTOPEN|READONLY|PERM|AUTH)/;
 
 /**
  * What is wrong with `text` as a directory a setting names, which the kernel
@@ -31,4 +52,32 @@ export function directoryProblem(text: string): string | null {
     const refused = accessRefusal(path, mode);
     return refused === null ? null : `cannot write in ${path} (${refused})`;
   }
+}
+
+/** True when `path` is `dir`, lies under it, or is one of its parents. */
+function onTheWay(path: string, dir: string): boolean {
+  const at = resolve(path);
+  return at === dir || at.startsWith(`${dir}${sep}`) || dir.startsWith(`${at}${sep}`);
+}
+
+/**
+ * The refusal of a SQLite store's start whose data directory could not be
+ * made or written after {@link directoryProblem} let it through (root, to
+ * whom access() grants /proc and /sys, whose mkdir still fails; the
+ * default directory, not checked before start), in the words of the check
+ * before start; null for any other error.
+ * @param source where the directory came from (`--data-dir`, `AIRLOCK_DATA_DIR`, the default).
+ */
+export function dataDirFailure(error: unknown, dataDir: string, source: string): string | null {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== 'string') return null;
+  const dir = resolve(dataDir);
+  let why: string | null = null;
+  if (SQLITE_OPEN_REFUSAL.test(code)) {
+    why = `SQLite cannot open or write its files in ${dir} (${code})`;
+  } else if (DIRECTORY_REFUSALS.has(code) && typeof path === 'string' && onTheWay(path, dir)) {
+    why = fileErrorOf(error, '')?.message ?? code;
+  }
+  if (why === null) return null;
+  return `${source} wants a directory (made if missing), not "${dataDir}": ${why}; name one serve can make and write in`;
 }

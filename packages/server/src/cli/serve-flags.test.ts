@@ -212,6 +212,21 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     expect(existsSync(dataDir)).toBe(false);
   });
 
+  // Root may write in /proc as far as access() tells, so the check before start passes and the
+  // kernel's own mkdir or open fails: still one line naming the path and the flag, exit 2.
+  it.each([
+    [['--data-dir', '/proc/airlock-data'], '--data-dir', '/proc/airlock-data'],
+    [['--data-dir', '/proc'], '--data-dir', '/proc'],
+    [[], 'the default data directory (--data-dir, AIRLOCK_DATA_DIR)', '.airlock'],
+  ])('refuses a data directory it cannot make or write in: %j', async (args, source, shown) => {
+    const refused = await runServe(['--port', '0', '--no-demo', ...args], {}, '/proc');
+    expect(refused.output).toContain(
+      `airlock serve: ${source} wants a directory (made if missing), not "${shown}": `,
+    );
+    expect(refused.output).not.toMatch(/\n\s+at |^airlock: /m);
+    expect(refused.code).toBe(2);
+  });
+
   it('reads an empty variable as unset: loopback, ./.airlock', async () => {
     const cwd = join(root, 'empty-env');
     const started = await runServe(

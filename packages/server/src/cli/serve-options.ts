@@ -11,7 +11,11 @@ import { type Durability, parseDurability } from '../store/durability.js';
 import { parseOtlpEndpoint } from '../tracing/start-tracing.js';
 import { environmentSetting } from './command-line.js';
 import { postgresUrlProblem } from './database-url.js';
-import { directoryProblem } from './directory-setting.js';
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_DATA_DIR_SOURCE,
+  directoryProblem,
+} from './directory-setting.js';
 import { parseListenAddress, probeListen } from './listen-address.js';
 import { shownUrl, shownValue } from './shown-value.js';
 import { plainWholeNumber } from './whole-number.js';
@@ -31,6 +35,8 @@ export interface ServeSettings {
   /** Where the host came from (`--host`, `AIRLOCK_HOST`, or the default), to name it in a refusal. */
   hostSource: string;
   dataDir: string;
+  /** Where the data directory came from (`--data-dir`, `AIRLOCK_DATA_DIR`, or the default), to name it in a refusal. */
+  dataDirSource: string;
   databaseUrl: string | undefined;
   durability: Durability;
   parkTtlMs: number;
@@ -164,7 +170,8 @@ function modelBaseUrl(text: string, source: string): string {
  * @throws ServeUsageError naming the flag or variable and what is in the way.
  */
 function dataDir(found: Setting | undefined): string {
-  if (!found) return '.airlock';
+  // The default is not checked here: on PostgreSQL no data directory is made.
+  if (!found) return DEFAULT_DATA_DIR;
   const problem = directoryProblem(found.text);
   if (problem === null) return found.text;
   throw new ServeUsageError(
@@ -276,6 +283,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
   const logLevel = get('log-level', 'AIRLOCK_LOG_LEVEL');
   const maxCalls = get('model-max-calls', 'AIRLOCK_MODEL_MAX_CALLS');
   const openaiUrl = environmentSetting(env, 'OPENAI_BASE_URL');
+  const dataDirSetting = get('data-dir', 'AIRLOCK_DATA_DIR');
   if (values['no-metrics'] === true && metrics) {
     throw new ServeUsageError(
       `--no-metrics records no metrics, so ${metrics.source} would serve nothing: give one or the other`,
@@ -290,7 +298,8 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
     port: port ? wholeNumber(port, 0, 65_535, 'a port number from 0 to 65535') : 4820,
     host: host?.text ?? '127.0.0.1',
     hostSource: host?.source ?? '--host',
-    dataDir: dataDir(get('data-dir', 'AIRLOCK_DATA_DIR')),
+    dataDir: dataDir(dataDirSetting),
+    dataDirSource: dataDirSetting?.source ?? DEFAULT_DATA_DIR_SOURCE,
     databaseUrl: databaseUrl(get('database-url', 'DATABASE_URL')),
     durability: checked(() => parseDurability(durabilityText?.text, durabilityText?.source)),
     parkTtlMs: duration(values, env, 'park-ttl', 'AIRLOCK_PARK_TTL') ?? DEFAULT_PARK_TTL_MS,

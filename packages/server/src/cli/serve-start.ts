@@ -10,6 +10,7 @@ import {
   NotificationsConfigError,
 } from '../notifications/config.js';
 import { DataDirInUseError } from '../store/sqlite/kernel-lock.js';
+import { dataDirFailure } from './directory-setting.js';
 import { selfCommand } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 import type { ServeFlags } from './serve-args.js';
@@ -32,6 +33,9 @@ const DEMO_RULES = [
 
 /** What a start that could not reach its PostgreSQL store resolves with (it exits 1). */
 const STORE_UNREACHABLE = Symbol('store unreachable');
+
+/** What a start whose data directory could not be made or written in resolves with (it exits 2). */
+const DATA_DIR_UNUSABLE = Symbol('data directory unusable');
 
 /** The exit code of a serve refused because another live kernel serves its data directory. */
 export const DATA_DIR_IN_USE_EXIT = 3;
@@ -99,11 +103,20 @@ export async function startServe(values: ServeFlags): Promise<number> {
       allowedBaseUrls: settings.modelBaseUrls,
     },
   }).catch((error: unknown) => {
+    const unusable = settings.databaseUrl
+      ? null
+      : dataDirFailure(error, settings.dataDir, settings.dataDirSource);
+    if (unusable !== null) {
+      process.stderr.write(`airlock serve: ${forTerminal(unusable)}\n`);
+      return DATA_DIR_UNUSABLE;
+    }
     const unreachable = storeUnreachableLine(error, settings.databaseUrl);
     if (unreachable === null) return refuseHeldDataDir(error);
     process.stderr.write(`${unreachable}\n`);
     return STORE_UNREACHABLE;
   });
+  // A data directory it cannot make is a value its setting cannot take: exit 2, as when found before.
+  if (airlock === DATA_DIR_UNUSABLE) return 2;
   if (airlock === STORE_UNREACHABLE) return 1;
   if (!airlock) return DATA_DIR_IN_USE_EXIT;
   stop.started();
