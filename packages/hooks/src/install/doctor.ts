@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
 import { claudeManagedChecks } from './doctor-claude-managed.js';
 import { codexManagedChecks } from './doctor-codex-managed.js';
 import { geminiFolderTrust } from './doctor-gemini.js';
 import { entryKernelChecks, entryKernels, failure, request } from './doctor-kernels.js';
+import { projectRootCheck } from './doctor-project-root.js';
 import { settingsChecks } from './doctor-settings.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { fileError } from './file-writes.js';
@@ -38,10 +40,19 @@ export interface DoctorOptions {
   codexManagedDir?: string | undefined;
   /** Where Claude Code reads its managed settings (default /etc/claude-code; macOS: /Library/Application Support/ClaudeCode). */
   claudeManagedDir?: string | undefined;
+  /**
+   * The directory the agent runs in, checked against the profile's project_root (default:
+   * the project's folder with a project scope, else the directory doctor runs in).
+   */
+  workingDirectory?: string | undefined;
 }
 
 /** The credential and profile checks: an authenticated Airlock route, and its expected answer. */
-async function credentialChecks(base: string, token: string): Promise<DoctorCheck[]> {
+async function credentialChecks(
+  base: string,
+  token: string,
+  directory: string,
+): Promise<DoctorCheck[]> {
   let profile: Awaited<ReturnType<typeof request>>;
   try {
     profile = await request(`${base}/agent_api/v1/profile/configuration`, token);
@@ -90,6 +101,7 @@ async function credentialChecks(base: string, token: string): Promise<DoctorChec
     ];
   }
   const declared = isJsonObject(profile.body) ? profile.body.configuration : undefined;
+  const placed = declared ? projectRootCheck(declared, directory) : null;
   return [
     { check: 'credential', status: 'ok', detail: 'an agent credential the kernel accepts' },
     declared
@@ -105,10 +117,15 @@ async function credentialChecks(base: string, token: string): Promise<DoctorChec
             'no profile configuration: every tool call will be refused (no_profile_configuration)',
           fix: 'declare one (PUT /agent_api/v1/profile/configuration), e.g. a default rule set of @airlock/hooks',
         },
+    ...(placed ? [placed] : []),
   ];
 }
 
-async function kernelChecks(configPath: string, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+async function kernelChecks(
+  configPath: string,
+  env: NodeJS.ProcessEnv,
+  directory: string,
+): Promise<DoctorCheck[]> {
   let config: ReturnType<typeof readHookConfig>;
   try {
     config = readHookConfig(configPath, env);
@@ -151,7 +168,7 @@ async function kernelChecks(configPath: string, env: NodeJS.ProcessEnv): Promise
     return checks;
   }
   checks.push({ check: 'kernel reachable', status: 'ok', detail: `${base}/healthz answered` });
-  const credential = await credentialChecks(base, config.token);
+  const credential = await credentialChecks(base, config.token, directory);
   checks.push(...credential);
   if (credential.some((check) => check.check === 'credential' && check.status === 'fail')) {
     return checks;
@@ -216,21 +233,27 @@ function mainKernel(
 /**
  * Checks the whole path and says what to fix: the hooks' configuration,
  * the kernel reachable, the credential valid and of the agent plane, a
- * profile declared, the hooks registered with their fail-closed settings,
+ * profile declared (whose project_root holds the directory the agent runs
+ * in), the hooks registered with their fail-closed settings,
  * nothing an administrator set turning them off, the agent version
  * measured, and the round trip's latency.
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
   const env = options.env ?? process.env;
   const configPath = options.configPath ?? defaultConfigPath(env);
-  const checks = await kernelChecks(configPath, env).catch((error: unknown): DoctorCheck[] => [
-    {
-      check: 'kernel reachable',
-      status: 'fail',
-      detail: `could not check the kernel: ${(error as Error).message}`,
-      fix: 'check "url" in the hooks configuration and the kernel (its log)',
-    },
-  ]);
+  const directory =
+    options.workingDirectory ??
+    (options.scope.kind === 'project' ? resolve(options.scope.dir) : process.cwd());
+  const checks = await kernelChecks(configPath, env, directory).catch(
+    (error: unknown): DoctorCheck[] => [
+      {
+        check: 'kernel reachable',
+        status: 'fail',
+        detail: `could not check the kernel: ${(error as Error).message}`,
+        fix: 'check "url" in the hooks configuration and the kernel (its log)',
+      },
+    ],
+  );
   for (const agent of options.agents) {
     try {
       checks.push(...settingsChecks(agent, options.scope, env));
