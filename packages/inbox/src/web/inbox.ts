@@ -8,6 +8,7 @@ import { afterPaint, h } from './dom.js';
 import { FeedRows } from './feed-rows.js';
 import { bindKeys, keyHelp } from './inbox-keys.js';
 import { InboxToolbar } from './inbox-toolbar.js';
+import { factsOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
 import { type AfterRemove, OpenCall } from './open-call.js';
 import type { Order } from './order.js';
@@ -84,7 +85,15 @@ export class InboxView {
   private readonly help = keyHelp();
   /** A member revoked or added, the approval policy replaced: rows say their reachability anew. */
   private readonly reach = new ReachRereads({
-    firstPage: (limit) => this.workspace.decisions.page({ limit, order: this.order }),
+    page: (limit, cursor) =>
+      this.workspace.decisions.page({
+        limit,
+        order: this.list.order,
+        ...(cursor ? { cursor } : {}),
+      }),
+    generation: () => this.pages.generation,
+    // An empty list holds no row to redraw, however many wait past it.
+    loaded: (decision) => this.list.size > 0 && this.pages.holds(factsOf(decision)),
     show: (key, progress, unreachable) => !!this.list.progress(key, progress, unreachable),
     forget: (key) => this.reads.forget(key),
     openKey: () => this.open.key,

@@ -13,10 +13,20 @@ export const REACH_CHANGES: ReadonlySet<string> = new Set([
   'approval_policy_replaced',
 ]);
 
+/** A page of the waiting list as a re-read reads it. */
+export interface ReachPage {
+  decisions: Decision[];
+  next_cursor: string | null;
+}
+
 /** What a re-read of reachability needs of the waiting list. */
 export interface ReachHost {
-  /** Reads the waiting list's first `limit` decisions, in the order the person sees. */
-  firstPage(limit: number): Promise<{ decisions: Decision[] }>;
+  /** Reads `limit` decisions of the waiting list after `cursor` (from its start without one), in the order the person sees. */
+  page(limit: number, cursor: string | undefined): Promise<ReachPage>;
+  /** Counts the list's fresh starts (another order, a reconnection): a re-read of an older one stops. */
+  generation(): number;
+  /** Whether a decision's place lies within the part of the list already loaded (later rows come read with their page). */
+  loaded(decision: Decision): boolean;
   /** Says a row's count and reachability in place; false when the row is not on the list. */
   show(key: string, progress: string | null, unreachable: boolean): boolean;
   /** The row's decision as read before is stale: the next open or tick reads it again. */
@@ -27,15 +37,17 @@ export interface ReachHost {
   fail(error: unknown): void;
 }
 
-/** How many rows a re-read covers: the list's first page, where a person looks. */
+/** How many rows one read of a re-read covers; it reads as many as the loaded list holds. */
 const REREAD_ROWS = 100;
 
 /**
- * After such a change, reads the waiting list's first page again and says
- * each approval row's "too few approvers" (and its count) in place, without
- * emptying the list (ticks, the open card, scroll stay); the open card is
- * drawn again. A burst of changes makes one read at a time, and one more
- * after it. Rows past the first page show it when they are read.
+ * After such a change, reads the loaded part of the waiting list again, a
+ * page at a time, and says each approval row's "too few approvers" (and its
+ * count) in place, without emptying the list (ticks, the open card, scroll
+ * stay); the open card is drawn again. A burst of changes makes one re-read
+ * at a time, and one more after it. Rows past the loaded part show it when
+ * their page is read; a re-read costs a read per hundred rows the person
+ * loaded, never one per row.
  */
 export class ReachRereads {
   private running = false;
@@ -80,14 +92,26 @@ export class ReachRereads {
   private async reread(): Promise<void> {
     const { host } = this;
     this.changedSince.clear();
-    const page = await host.firstPage(REREAD_ROWS);
-    for (const decision of page.decisions) {
-      if (!decision.isApproval()) continue;
-      const key = decisionKey(decision);
-      if (this.changedSince.has(key)) continue;
-      if (!host.show(key, approvalsCount(decision), cannotBeApproved(decision))) continue;
-      host.forget(key);
-      if (host.openKey() === key) host.showOpen(decision);
+    const generation = host.generation();
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await host.page(REREAD_ROWS, cursor);
+      // The list was read afresh meanwhile: its rows are as that read found them.
+      if (generation !== host.generation()) return;
+      for (const decision of page.decisions) this.redraw(decision);
+      const last = page.decisions[page.decisions.length - 1];
+      if (page.next_cursor === null || !last || !host.loaded(last)) return;
+      cursor = page.next_cursor;
     }
+  }
+
+  private redraw(decision: Decision): void {
+    const { host } = this;
+    if (!decision.isApproval()) return;
+    const key = decisionKey(decision);
+    if (this.changedSince.has(key)) return;
+    if (!host.show(key, approvalsCount(decision), cannotBeApproved(decision))) return;
+    host.forget(key);
+    if (host.openKey() === key) host.showOpen(decision);
   }
 }
