@@ -25,6 +25,22 @@ describe('airlock approvals, tokens label and decisions progress', { timeout: 18
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('says what applies when no policy is set, and --json stays the answer', async () => {
+    const shown = await airlock(d, ['approvals', 'show'], d.tokens.member);
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    // Sentences a person reads, not the empty policy document `{}`.
+    expect(shown.stdout.split('\n')).not.toContain('{}');
+    expect(shown.stdout).toContain('no approval policy is set');
+    expect(shown.stdout).toContain('airlock approvals set --file <policy.json>');
+    const json = await airlock(d, ['approvals', 'show', '--json'], d.tokens.member);
+    expect(JSON.parse(json.stdout)).toEqual({
+      policy: {},
+      version: 0,
+      updated_by: null,
+      updated_at: null,
+    });
+  });
+
   it('refuses an invalid file before sending it, then sets and shows a policy', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ rules: [{ required: 0 }] }));

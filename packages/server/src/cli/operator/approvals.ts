@@ -28,8 +28,15 @@ member credential; set needs an admin's (admin_required otherwise).
 
 ${CONNECTION_HELP}`;
 
+/** What applies in a workspace no policy was ever set for (version 0), and how to set one. */
+const NO_POLICY_LINES = [
+  'no approval policy is set: every member may approve or deny every parked call,',
+  'one approval runs it, and a member may approve the calls of runs they started',
+  'set one with: airlock approvals set --file <policy.json> --version 0 (docs/approval-policies.md)',
+];
+
 function describePolicy(view: ApprovalPolicyView): string[] {
-  if (view.version === 0) return ['no approval policy: one approval by any member decides a call'];
+  if (view.version === 0) return NO_POLICY_LINES;
   // The kernel stores only a policy that passed core's validation.
   const policy = view.policy as ApprovalPolicy;
   const groups = Object.keys(policy.groups ?? {});
@@ -85,8 +92,9 @@ export async function approvals(argv: string[]): Promise<number> {
       });
       print(connection, body, () => [
         ...describePolicy(body),
-        // One line each: a line holding a newline would be printed escaped, as one line.
-        ...JSON.stringify(body.policy, null, 2).split('\n'),
+        // One line each: a line holding a newline would be printed escaped, as one line. No
+        // policy has no document to show: the empty `{}` the kernel answers would read as one.
+        ...(body.version === 0 ? [] : JSON.stringify(body.policy, null, 2).split('\n')),
       ]);
       return 0;
     }
