@@ -26,7 +26,7 @@ const GIT_READ = new Set(
  * configuration file or a `git-VERB` program on the PATH: what it runs is
  * not read. An alias cannot shadow one of these names.
  */
-const GIT_COMMANDS = new Set([
+export const GIT_COMMANDS: ReadonlySet<string> = new Set([
   ...['add', 'am', 'annotate', 'apply', 'archive', 'bisect', 'blame', 'branch', 'bugreport'],
   ...['bundle', 'cat-file', 'check-attr', 'check-ignore', 'check-mailmap', 'check-ref-format'],
   ...['checkout', 'checkout-index', 'cherry', 'cherry-pick', 'clean', 'clone', 'column'],
@@ -261,7 +261,7 @@ function remoteTags(rest: readonly string[], tags: Set<ActionTag>): void {
 }
 
 /** Whether `git -c alias.VERB=...` defines the verb on the line itself (its value is read). */
-function aliasGiven(args: readonly string[], verb: string): boolean {
+export function aliasGiven(args: readonly string[], verb: string): boolean {
   const prefix = `alias.${verb.toLowerCase()}=`;
   return args.some((arg) => arg.replace(/^-c/, '').toLowerCase().startsWith(prefix));
 }

@@ -1,3 +1,4 @@
+import { gitContentReads } from './git-content-reads.js';
 import { programName } from './program-paths.js';
 
 /*
@@ -227,30 +228,6 @@ function findStarts(args: readonly string[]): string[] {
   return starts;
 }
 
-/** Where git's own options end and its subcommand starts (`git -C x --no-pager grep`). */
-function gitSubcommand(args: readonly string[]): number {
-  let index = 0;
-  while (index < args.length && args[index]!.startsWith('-')) {
-    index += ['-C', '-c', '--git-dir', '--work-tree', '--namespace'].includes(args[index]!) ? 2 : 1;
-  }
-  return index;
-}
-
-/**
- * What git reads recursively: `git grep x` the working tree (its operands may be revisions,
- * whose trees hold every tracked path, so only paths after `--` limit it: those are read),
- * `git archive HEAD` a commit's whole tree; nothing for any other subcommand.
- */
-function gitReadsTree(args: readonly string[]): string[] {
-  const at = gitSubcommand(args);
-  const subcommand = args[at];
-  if (subcommand === 'archive') return ['.'];
-  if (subcommand !== 'grep') return [];
-  const separator = args.indexOf('--', at + 1);
-  const paths = separator < 0 ? [] : args.slice(separator + 1);
-  return paths.length === 0 ? ['.'] : paths;
-}
-
 /** Copiers and archivers that read a directory operand through when recursing. */
 const TREE_COPIERS = new Map<string, (args: readonly string[]) => boolean>([
   ['cp', (args) => args.some((arg) => /^-[a-zA-Z]*[rRa]/.test(arg) || arg === '--recursive')],
@@ -264,7 +241,7 @@ const TREE_COPIERS = new Map<string, (args: readonly string[]) => boolean>([
 
 /**
  * The directories a command reads recursively, named or not (`.` of `rg x`, `grep -r x`,
- * `du -sh`, `ls -R`, `find -name x`, `git grep x`; `src` of `grep -r x src`, `find src`, `cp
+ * `du -sh`, `ls -R`, `find -name x`, `git grep x`, `/` of `git diff` (git-content-reads.ts); `src` of `grep -r x src`, `find src`, `cp
  * -r src d`): a rule reads each as a directory whose whole tree is read, so one that may
  * hold a guarded path asks. Empty for any other command. `words` start with the program.
  */
@@ -277,7 +254,7 @@ export function recursiveReads(words: readonly string[]): string[] {
     const starts = findStarts(args);
     return starts.length === 0 ? ['.'] : starts;
   }
-  if (program === 'git') return gitReadsTree(args);
+  if (program === 'git') return gitContentReads(args);
   const copier = TREE_COPIERS.get(program);
   // Every operand, the destination too: which is which depends on options not read here.
   if (copier !== undefined) return copier(args) ? args.filter((arg) => !arg.startsWith('-')) : [];

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { PermissionRule } from '../schemas/permissions.js';
+import { decideShell as decide, denySecrets } from './fixtures/shell-decide.js';
+
+// A repository tracks secrets/ as often as not: what prints or copies a tracked file's
+// content reads it, as `rg x` reads the working tree.
+describe('a git command that prints or copies tracked content reads what it reaches', () => {
+  it.each([
+    'git diff',
+    'git diff HEAD~1',
+    'git diff main..feature',
+    'git log -p',
+    'git log -p -3 --stat',
+    'git log --patch',
+    'git log -S password',
+    'git log -m --first-parent',
+    'git whatchanged -p',
+    'git diff-tree -p HEAD',
+    'git show',
+    'git show HEAD',
+    'git show --oneline HEAD~2',
+    'git show --stat 1a2b3c4d',
+    'git stash show -p',
+    'git stash show',
+    'git stash list -p',
+    'git format-patch -1 --stdout',
+    'git format-patch -3',
+    'git bundle create /tmp/b --all',
+    'git fast-export --all',
+    'git worktree add /tmp/w',
+    'git cat-file -p 1a2b3c4d',
+    'git range-diff main...feature',
+    'git status -v',
+    'yes | git add -p',
+    'git --no-pager diff',
+    'git -P -c color.ui=never log -p',
+    'git -C src diff',
+    'cd docs && git diff',
+    'git --work-tree=/tmp/w diff -- src',
+    'git diff -- :/',
+    "git diff -- ':(top)src'",
+    "git diff -- ':!secrets'",
+    "git log -p -- ':(exclude)secrets/**'",
+    "git diff -- '*.key'",
+    "git grep x -- '*.key'",
+    "git -c alias.d='diff HEAD' d",
+    'git lg',
+  ])('asks for %j under a deny of secrets/**', (command) => {
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
+  });
+
+  it.each([
+    'git diff -- src',
+    'git diff HEAD~1 -- src docs',
+    'git diff src/',
+    'git diff ./src',
+    'git -C src diff -- a.ts',
+    'git log -p -- docs',
+    'git show HEAD -- src',
+    'git format-patch -1 --stdout -- src',
+    "git diff -- 'src/*.ts'",
+    'git add -p src',
+    'git status',
+    'git status -sb',
+    'git log',
+    'git log --oneline -5',
+    'git log --stat',
+    'git log --color --graph',
+    'git diff --stat',
+    'git diff --name-only HEAD~1',
+    'git diff --name-status',
+    'git diff --quiet',
+    'git show --stat',
+    'git show -s --format=%H',
+    'git stash show --stat',
+    'git stash list',
+    'git add -A && git commit -m x',
+    'git commit -am x',
+    'git checkout -b feature',
+    'git push origin main',
+    'git pull --rebase',
+    'git fetch origin',
+    'git branch -a',
+    'git rev-parse HEAD',
+    'git ls-files',
+    'git grep x -- src',
+    'git lfs pull',
+    'git -c alias.s=status s',
+  ])('grants %j, which prints names only or content outside secrets/', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+
+  it('reads a pathspec under a rule of any tracked name', () => {
+    const env: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+    expect(decide('git diff -- src', [env]).verdict).toBe('ask');
+    expect(decide('git log --stat', [env]).verdict).toBe('allow');
+  });
+});
