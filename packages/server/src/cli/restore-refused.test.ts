@@ -1,7 +1,17 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupSqliteStore } from '../store/sqlite/sqlite-backup.js';
+import { Store } from '../store/store.js';
 import { runLocalCli } from '../testing/operator-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-restore-refused-'));
@@ -40,5 +50,53 @@ describe('a refused restore into a data directory that exists changes nothing in
     const refused = await runLocalCli(['restore', foreign, '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(readdirSync(dataDir)).toEqual(['kernel.lock.sqlite']);
+  });
+});
+
+describe('a folder named restoring in the data directory', { timeout: 60_000 }, () => {
+  /** A backup `airlock restore` accepts. */
+  const good = join(root, 'good.sqlite');
+  beforeAll(async () => {
+    const source = join(root, 'source');
+    const store = await Store.open({ dataDir: source });
+    await store.close();
+    await backupSqliteStore({ dataDir: source, target: good });
+  });
+
+  /** A data directory whose restoring/ holds a file of the person's own. */
+  function withOwnRestoringFolder(name: string): string {
+    const dataDir = join(root, name);
+    mkdirSync(join(dataDir, 'restoring'), { recursive: true });
+    writeFileSync(join(dataDir, 'restoring', 'notes.txt'), 'mine\n');
+    return dataDir;
+  }
+
+  it('is left as it was by a refused restore', async () => {
+    const dataDir = withOwnRestoringFolder('refused-with-own-restoring');
+    const refused = await runLocalCli(['restore', foreign, '--data-dir', dataDir]);
+    expect(refused.code).toBe(1);
+    expect(readFileSync(join(dataDir, 'restoring', 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('holding files a restore did not make is refused, before anything is put in place', async () => {
+    const dataDir = withOwnRestoringFolder('good-with-own-restoring');
+    const refused = await runLocalCli(['restore', good, '--data-dir', dataDir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `airlock restore: restoring_dir_in_use: ${join(dataDir, 'restoring')} holds notes.txt`,
+    );
+    expect(readdirSync(dataDir)).toEqual(['restoring']);
+    expect(readdirSync(join(dataDir, 'restoring'))).toEqual(['notes.txt']);
+  });
+
+  it('left by a restore cut short (its copy and the files SQLite makes beside it) is cleared', async () => {
+    const dataDir = join(root, 'after-a-cut-restore');
+    mkdirSync(join(dataDir, 'restoring'), { recursive: true });
+    for (const name of ['airlock.sqlite', 'airlock.sqlite-wal', 'airlock.sqlite-journal'])
+      writeFileSync(join(dataDir, 'restoring', name), 'half\n');
+    const restored = await runLocalCli(['restore', good, '--data-dir', dataDir]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(existsSync(join(dataDir, 'restoring'))).toBe(false);
+    expect(existsSync(join(dataDir, 'airlock.sqlite'))).toBe(true);
   });
 });

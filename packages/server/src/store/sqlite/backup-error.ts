@@ -10,6 +10,7 @@ export class BackupError extends Error {
       | 'backup_corrupt'
       | 'backup_changed'
       | 'kernel_running'
+      | 'restoring_dir_in_use'
       | 'postgres_use_pg_dump',
     message: string,
     /** For `backup_corrupt` found by SQLite's check: the first problem it names. */

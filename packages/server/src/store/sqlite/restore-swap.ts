@@ -1,9 +1,52 @@
-import { existsSync, linkSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  type Stats,
+} from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { syncDirectory } from '../directory-sync.js';
 import { keepDirectoryOwner, PRIVATE_DIR_MODE } from '../private-dir.js';
+import { BackupError } from './backup-error.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
+
+/** What a restore puts in its staging folder: the copy, and the files SQLite makes beside it. */
+const STAGED_FILES = new Set(
+  ['', '-wal', '-shm', '-journal'].map((suffix) => `${SQLITE_FILE_NAME}${suffix}`),
+);
+
+/**
+ * Empties the way for a restore's staging folder: removes one a restore cut short left
+ * (holding only what a restore puts there). A folder of that name holding anything else, or a
+ * file or link of that name, is someone's own and stays.
+ * @throws BackupError `restoring_dir_in_use`, having changed nothing.
+ */
+export function clearStaging(staging: string): void {
+  let stat: Stats;
+  try {
+    stat = lstatSync(staging);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return;
+    throw error;
+  }
+  const own = stat.isDirectory()
+    ? readdirSync(staging).filter((name) => !STAGED_FILES.has(name))
+    : [];
+  if (!stat.isDirectory() || own.length > 0) {
+    const held = stat.isDirectory() ? `holds ${own.sort().join(', ')}` : 'is not a folder';
+    throw new BackupError(
+      'restoring_dir_in_use',
+      `${staging} ${held}, which a restore did not put there; the restore prepares the backup ` +
+        'in that folder: move it out of the data directory, then restore; nothing was changed',
+    );
+  }
+  rmSync(staging, { recursive: true, force: true });
+}
 
 /**
  * Puts a checked, prepared copy (`incoming`, without a -wal or -shm) in place as the data

@@ -10,7 +10,7 @@ import {
 } from '../private-dir.js';
 import { BackupError } from './backup-error.js';
 import { partialCopyOf, placeWithoutReplacing } from './backup-placement.js';
-import { swapInRestoredStore } from './restore-swap.js';
+import { clearStaging, swapInRestoredStore } from './restore-swap.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 import { checkWholeFile, fileStamps, replacedHeads, unreadable, walOf } from './sqlite-files.js';
 import { sqliteTables } from './store-file.js';
@@ -216,7 +216,7 @@ export interface RestoreSummary {
  * A file in WAL mode is copied with its `-wal` (a store copied with its
  * WAL, such as a volume snapshot), whose commits SQLite then recovers in the
  * copy: the file and its WAL are only read.
- * @throws BackupError `kernel_running`, `backup_not_found`,
+ * @throws BackupError `kernel_running`, `backup_not_found`, `restoring_dir_in_use`,
  *   `not_an_airlock_store`, `backup_corrupt`, `backup_newer_schema`,
  *   `backup_changed` (the file or its WAL changed while they were copied).
  */
@@ -251,7 +251,7 @@ export async function restoreSqliteStore(options: {
   makePrivateDir(dir);
   const staging = join(dir, 'restoring');
   const incoming = join(staging, SQLITE_FILE_NAME);
-  rmSync(staging, { recursive: true, force: true });
+  clearStaging(staging);
   let facts: StoreFileFacts;
   let wal: string | null = null;
   const current = join(dir, SQLITE_FILE_NAME);
