@@ -11,6 +11,7 @@ import { abortModelRequests } from './loop/model-stop.js';
 import { driveRun } from './loop/run-loop.js';
 import { type RetentionOptions, RetentionPruner } from './retention/retention.js';
 import { prepareSchemaChecks } from './stage/tool-input-schema.js';
+import { settleEveryWorkspaceSoon, settleQueued } from './verbs/policy-settle.js';
 
 /** How a kernel is configured. */
 export interface KernelOptions {
@@ -77,9 +78,13 @@ export class Kernel {
     prepareSchemaChecks();
   }
 
-  /** Starts the clocks sweep (and resumes runs left mid-step by a previous process). */
+  /**
+   * Starts the clocks sweep (and resumes runs left mid-step by a previous process, and approves
+   * calls a policy change met that a previous process left waiting).
+   */
   start(): void {
     this.stopped = false;
+    settleEveryWorkspaceSoon(this.context);
     const tick = () => {
       if (this.stopped || this.sweeping) return;
       this.sweeping = this.sweep().finally(() => {
@@ -95,6 +100,7 @@ export class Kernel {
   async sweep(): Promise<void> {
     try {
       await sweepOnce(this.context);
+      await settleQueued(this.context, { stopping: () => this.stopped });
       this.pruner?.tick();
       this.sweepFailures.succeeded();
     } catch (error) {

@@ -289,22 +289,49 @@ export async function listApprovalsOfVersions(
   return found;
 }
 
+/** Where a page of parked rows ended: the next page starts after this row. */
+export interface ParkedRowCursor {
+  created_at: number;
+  run_id: string;
+  key: string;
+}
+
 /**
  * The parked rows of a workspace that hold at least one approval (of any of their versions),
- * oldest first, at most `limit`: the rows a lowered quorum may already be met for. Read from the
- * workspace's waiting rows (tasks_waiting_by_workspace), so its cost follows the parks.
+ * oldest first, at most `limit` of them after `after` (from the first when null): the rows a
+ * lowered quorum may already be met for. Read from the workspace's waiting rows
+ * (tasks_waiting_by_workspace), so its cost follows the parks, and a page costs the same
+ * however many pages came before it.
  */
 export async function listParkedWithApprovals(
   reader: Reader,
   workspaceId: string,
-  limit: number,
+  page: { limit: number; after: ParkedRowCursor | null },
 ): Promise<TaskTable[]> {
   const { db } = reader[SQL];
-  return db
+  const { after } = page;
+  let query = db
     .selectFrom('tasks')
     .selectAll('tasks')
     .where('tasks.workspace_id', '=', workspaceId)
-    .where('tasks.state', '=', stateLiteral('needs_approval'))
+    .where('tasks.state', '=', stateLiteral('needs_approval'));
+  if (after !== null) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('tasks.created_at', '>', after.created_at),
+        eb.and([
+          eb('tasks.created_at', '=', after.created_at),
+          eb('tasks.run_id', '>', after.run_id),
+        ]),
+        eb.and([
+          eb('tasks.created_at', '=', after.created_at),
+          eb('tasks.run_id', '=', after.run_id),
+          eb('tasks.key', '>', after.key),
+        ]),
+      ]),
+    );
+  }
+  return query
     .where((eb) =>
       eb.exists(
         eb
@@ -317,6 +344,19 @@ export async function listParkedWithApprovals(
     .orderBy('tasks.created_at')
     .orderBy('tasks.run_id')
     .orderBy('tasks.key')
-    .limit(limit)
+    .limit(page.limit)
     .execute();
+}
+
+/**
+ * Every workspace that has an approval policy (one row per workspace): where a policy change
+ * may have left a waiting call met but not yet approved.
+ */
+export async function workspacesWithApprovalPolicy(reader: Reader): Promise<string[]> {
+  const rows = await reader[SQL].db
+    .selectFrom('approval_policies')
+    .select('workspace_id')
+    .orderBy('workspace_id')
+    .execute();
+  return rows.map((row) => row.workspace_id);
 }

@@ -1,133 +1,139 @@
 /*
  * A replaced approval policy may ask less of a waiting call than the approvals it already has
  * (a lowered `required`, an added approver who had approved): such a call is approved at once,
- * as the approval that completes a quorum approves it.
+ * as the approval that completes a quorum approves it. The put approves the first of them
+ * before it answers; the kernel's sweep approves the rest, and, after a start, any a process
+ * that stopped between a put's commit and its settle left waiting.
  */
-import { isAirlockError } from '../../errors.js';
-import { listApprovals, listParkedWithApprovals } from '../../store/approvals.js';
-import { principalRoster } from '../../store/principal-roster.js';
-import { findTask } from '../../store/tasks.js';
+import { type ParkedRowCursor, workspacesWithApprovalPolicy } from '../../store/approvals.js';
 import type { KernelContext } from '../context.js';
-import { moveTask } from '../machines/move-task.js';
-import { lockRunIfAny, readAttentionAhead, settleRun } from '../machines/run-state.js';
-import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
-import { evaluateEditedCall } from '../stage/approval-stage.js';
-import { taskVersion } from '../views.js';
-import { decisionViews, policyOfUnit, requirementOf } from './approval-quorum.js';
-import { announceApproved } from './approved-event.js';
-import { requestOf, standingApprovals } from './approvers.js';
+import { type SettledCall, settlePage } from './policy-settle-page.js';
 
-/** How many waiting rows one policy change settles; a row past it runs on its next approval. */
+export type { SettledCall };
+
+/** How many waiting rows a put looks at before it answers; the kernel's sweep takes the rest. */
 export const POLICY_SETTLE_LIMIT = 500;
 
-/** A parked row a policy change approved. */
-export interface SettledCall {
-  run_id: string;
-  task_key: string;
+/** How many waiting rows one page of the sweep's settling reads. */
+const SWEEP_PAGE = 200;
+
+/** How many pages one sweep reads, across workspaces, so the other clocks keep their pace. */
+const PAGES_PER_SWEEP = 5;
+
+/** Where the settling of one workspace goes on: after this row (from the first when null). */
+interface PendingSettle {
+  after: ParkedRowCursor | null;
+}
+
+/** What this kernel still has to settle. */
+interface SettleQueue {
+  workspaces: Map<string, PendingSettle>;
+  /** Set at the start: every workspace with a policy is looked at once. */
+  everyWorkspace: boolean;
+}
+
+/** One queue per kernel (its context), read by its sweep. */
+const queues = new WeakMap<KernelContext, SettleQueue>();
+
+function queueOf(ctx: KernelContext): SettleQueue {
+  let queue = queues.get(ctx);
+  if (!queue) {
+    queue = { workspaces: new Map(), everyWorkspace: false };
+    queues.set(ctx, queue);
+  }
+  return queue;
 }
 
 /**
- * Approves every parked row of the workspace (up to {@link POLICY_SETTLE_LIMIT}, oldest first)
- * whose standing approvals now meet what the approval policy asks of it. Each row is settled in
- * a unit of its own that takes its run's lock first, as an approve does (never the workspace's
- * row before a run's): it reads the row, the policy and the approvals of the row's current
- * version afresh there, so a row an approve settled meanwhile, or whose version moved, is left
- * alone, and a row is approved once. A row the approval stage refuses now (a guardrail added
- * since it parked), whose deadline passed, or whose run no longer runs is left waiting. The
- * deciding member is the row's last standing approver; `task.approved` names every approver.
- * Returns the rows it approved; never throws (the policy was written before it runs: a row it
- * could not settle runs on its next approval).
+ * Approves the parked rows of the workspace whose standing approvals now meet what the approval
+ * policy asks of them: the first {@link POLICY_SETTLE_LIMIT} rows holding approvals (oldest
+ * first) before it returns, the rest in this kernel's sweeps after it, a page at a time. Each
+ * row is settled in a unit of its own that takes its run's lock first, as an approve does, and
+ * reads the row, the policy and its approvals afresh, so it is approved once (see
+ * `settlePage`). Returns the rows it approved before returning; never throws (the policy was
+ * written before it runs: what it could not look at now is left to the sweep).
  */
 export async function settleMetQuorums(
   ctx: KernelContext,
   options: { workspaceId: string; policyVersion: number },
 ): Promise<SettledCall[]> {
-  const settled: SettledCall[] = [];
+  const { workspaces } = queueOf(ctx);
   try {
-    const candidates = await listParkedWithApprovals(
-      ctx.store,
-      options.workspaceId,
-      POLICY_SETTLE_LIMIT,
-    );
-    // Read without locks first: a unit of its own only for a row that looks met now.
-    const views = await decisionViews(ctx.store, options.workspaceId, candidates);
-    const met = views.filter(
-      (view) =>
-        view.approvals !== undefined && view.approvals.received.length >= view.approvals.required,
-    );
-    for (const candidate of met) {
-      const approved = await settleOne(ctx, {
-        workspaceId: options.workspaceId,
-        runId: candidate.run_id,
-        taskKey: candidate.key,
-        via: `approval policy version ${options.policyVersion}`,
-      });
-      if (approved) settled.push({ run_id: candidate.run_id, task_key: candidate.key });
-    }
+    const page = await settlePage(ctx, {
+      workspaceId: options.workspaceId,
+      limit: POLICY_SETTLE_LIMIT,
+      after: null,
+    });
+    // This pass looked at every row before `next` under the new policy: the sweep goes on from
+    // there (an earlier put's pass, still queued, is taken over).
+    workspaces.delete(options.workspaceId);
+    if (page.next !== null) workspaces.set(options.workspaceId, { after: page.next });
+    return page.settled;
   } catch (error) {
-    // The policy is written already: its answer must not say otherwise. A row left waiting
-    // runs on its next approval, as before this pass.
-    ctx.logger.warn({ err: error }, 'settling calls a replaced approval policy approves stopped');
+    // The policy is written already: its answer must not say otherwise. The sweep tries again.
+    workspaces.set(options.workspaceId, { after: null });
+    ctx.logger.warn(
+      { err: error, workspaceId: options.workspaceId, policyVersion: options.policyVersion },
+      'settling calls a replaced approval policy approves stopped; the clock sweep goes on',
+    );
+    return [];
   }
-  return settled;
 }
 
-/** Approves one parked row if its standing approvals meet the policy now; whether it did. */
-async function settleOne(
+/**
+ * At a kernel's start: every workspace with an approval policy is looked at once by the sweep,
+ * for a call a put approved but whose process stopped before it settled it.
+ */
+export function settleEveryWorkspaceSoon(ctx: KernelContext): void {
+  queueOf(ctx).everyWorkspace = true;
+}
+
+/**
+ * One sweep's share of settling: a page of each queued workspace in turn, at most
+ * {@link PAGES_PER_SWEEP} pages; a workspace whose last page was read leaves the queue, one
+ * whose read failed stays for the next sweep. Returns how many rows it approved; never throws.
+ */
+export async function settleQueued(
   ctx: KernelContext,
-  address: { workspaceId: string; runId: string; taskKey: string; via: string },
-): Promise<boolean> {
-  return ctx.store.transaction(async (tx) => {
-    const run = await lockRunIfAny(tx, address.workspaceId, address.runId);
-    const row = run ? await findTask(tx, run.id, address.taskKey) : undefined;
-    if (!run || !row || row.state !== 'needs_approval') return false;
+  options: { stopping: () => boolean },
+): Promise<number> {
+  const queue = queueOf(ctx);
+  if (queue.everyWorkspace) {
     try {
-      checkMove('approve', row, run);
-      checkStillWaiting(row, tx.now);
+      for (const workspaceId of await workspacesWithApprovalPolicy(ctx.store)) {
+        if (!queue.workspaces.has(workspaceId)) queue.workspaces.set(workspaceId, { after: null });
+      }
+      queue.everyWorkspace = false;
     } catch (error) {
-      if (isAirlockError(error)) return false;
-      throw error;
+      ctx.logger.warn(
+        { err: error },
+        'reading the workspaces to settle failed; the next sweep tries again',
+      );
+      return 0;
     }
-    const requirement = requirementOf(await policyOfUnit(tx, run.workspace_id), run, row);
-    const [{ revoked }, given] = await Promise.all([
-      principalRoster(tx, run.workspace_id),
-      listApprovals(tx, {
-        workspaceId: run.workspace_id,
-        runId: run.id,
-        taskKey: row.key,
-        rowVersion: taskVersion(row),
-      }),
-    ]);
-    const standing = standingApprovals(requirement, requestOf(run, row), given, revoked);
-    const last = standing.at(-1);
-    if (!last || standing.length < requirement.required) return false;
-    if (row.kind === 'tool' || row.kind === 'hook') {
-      // The call as it parked crosses the stage again as it stands now, as each approval's does.
-      const { decision } = await evaluateEditedCall(ctx, tx, {
-        run,
-        row,
-        toolInput: JSON.parse(row.tool_input) as unknown,
-        decider: last.principal,
-      });
-      if (decision.outcome === 'denied') return false;
+  }
+  let approved = 0;
+  for (const [workspaceId, pending] of [...queue.workspaces].slice(0, PAGES_PER_SWEEP)) {
+    if (options.stopping()) break;
+    try {
+      const page = await settlePage(ctx, { workspaceId, limit: SWEEP_PAGE, after: pending.after });
+      approved += page.settled.length;
+      // A put's own pass replaced this entry meanwhile: that one goes on instead.
+      if (queue.workspaces.get(workspaceId) !== pending) continue;
+      // To the back of the queue: the workspaces take turns.
+      queue.workspaces.delete(workspaceId);
+      if (page.next !== null) queue.workspaces.set(workspaceId, { after: page.next });
+    } catch (error) {
+      // To the back too, so a workspace that keeps failing holds up no other.
+      if (queue.workspaces.get(workspaceId) === pending) {
+        queue.workspaces.delete(workspaceId);
+        queue.workspaces.set(workspaceId, pending);
+      }
+      ctx.logger.warn(
+        { err: error, workspaceId },
+        'settling calls an approval policy approves failed; the next sweep tries again',
+      );
     }
-    const ahead = readAttentionAhead(tx, run);
-    const moved = await moveTask(tx, {
-      verb: 'approve',
-      run,
-      key: row.key,
-      to: 'runnable',
-      from: row.state,
-      set: { deadline_at: null, decided_by: last.principal },
-      event: null,
-      principal: last.principal,
-    });
-    await announceApproved(tx, run, moved, {
-      decided_by: last.principal,
-      approved_by: standing.map((approval) => approval.principal),
-      via: address.via,
-    });
-    await settleRun(ctx, tx, run, ahead);
-    return true;
-  });
+  }
+  return approved;
 }
