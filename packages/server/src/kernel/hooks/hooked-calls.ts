@@ -5,6 +5,7 @@ import {
   type CallLookupsAhead,
   findIdenticalModelCall,
   findModelRowByCallId,
+  listModelCalls,
   readCallLookupsAhead,
 } from '../../store/hooked-rows.js';
 import { newId } from '../../store/ids.js';
@@ -189,7 +190,10 @@ export async function preToolRow(
   }
   const earlier =
     asked ??
-    inSameDirectory(await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead), call);
+    (await inSameDirectory(tx, run, {
+      call,
+      oldest: await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead),
+    }));
   let row = earlier ?? (await plantCall(ctx, tx, run, call));
   if (row.state === 'runnable' && row.kind === 'tool' && run.state === 'running') {
     if (refusedAsComposed(agent, row, call)) return row;
@@ -204,13 +208,29 @@ export async function preToolRow(
 }
 
 /**
- * An identical call's row, when the agent made it from the same working
+ * The oldest identical call's row the agent made from the same working
  * directory: from another, its relative paths name other files (`cat key`
  * after `cd secrets`), so what a person approved or the stage granted there
- * is not this call's, which crosses the stage as a new row.
+ * is not this call's, which crosses the stage as a new row unless a younger
+ * identical row of its own directory waits (looked for only when the oldest
+ * is of another directory, which is rare).
  */
-function inSameDirectory(row: TaskTable | null, call: HookedCall): TaskTable | null {
-  return row !== null && madeInRowDirectory(row, call) ? row : null;
+async function inSameDirectory(
+  tx: Tx,
+  run: RunTable,
+  options: { call: HookedCall; oldest: TaskTable | null },
+): Promise<TaskTable | null> {
+  const { call, oldest } = options;
+  if (oldest === null || madeInRowDirectory(oldest, call)) return oldest;
+  const input = JSON.stringify(call.toolInput ?? null);
+  for (const model of await listModelCalls(tx, run.id)) {
+    if (model.tool_name !== call.toolName || model.tool_input !== input) continue;
+    if (model.key === oldest.key) continue;
+    const row = await findTask(tx, run.id, model.key);
+    if (row?.kind !== 'tool' || !PRE_TOOL_IDENTICAL.some((state) => state === row.state)) continue;
+    if (madeInRowDirectory(row, call)) return row;
+  }
+  return null;
 }
 
 /**
