@@ -120,7 +120,8 @@ function firstMatch(
 function readAboveDetail(rule: PermissionRule): string {
   const guarded = (rule.targets ?? []).join(', ');
   const reason = rule.reason ? ` (${rule.reason})` : '';
-  return `the call may reach paths a ${rule.verdict} rule guards (${guarded})${reason}: it reads a directory holding them, or its shell command names them; a person decides`;
+  // Said so the agent can narrow its call instead of waiting on a person.
+  return `the call may reach paths a ${rule.verdict} rule guards (${guarded})${reason}: it reads a directory holding them (a search or a git diff, log -p or show given no path reads the whole tree), or its shell command names them; a person decides. The same command limited to paths that hold none of them (rg x src, git diff -- src) is not asked by this rule`;
 }
 
 function firstInDocument(

@@ -96,3 +96,13 @@ describe('a git command that prints or copies tracked content reads what it reac
     expect(decide('git log --stat', [env]).verdict).toBe('allow');
   });
 });
+
+describe('why a read of the whole tree asks', () => {
+  it('says that a pathspec outside the guarded paths is not asked', () => {
+    for (const command of ['git diff', 'rg x']) {
+      const { detail } = decide(command, [denySecrets]);
+      expect(detail).toContain('secrets/**');
+      expect(detail).toContain('git diff -- src');
+    }
+  });
+});
