@@ -101,7 +101,7 @@ export async function checkPresentedCall(
 function directoryMismatch(row: TaskTable, call: HookedCall): string | null {
   if (madeInRowDirectory(row, call)) return null;
   return truncateUtf8(
-    `the agent asked to run ${truncateUtf8(call.toolName, 40)} from ${directoryNamed(call.workingDirectory)} under task ${row.key}, which was decided for the call from ${directoryNamed(row.working_directory)}`,
+    `the agent asked to run ${truncateUtf8(call.toolName, 40)} from ${directoryNamed(call.workingDirectory)} under task ${row.key}, which holds the call made from ${directoryNamed(row.working_directory)}`,
     200,
   );
 }

@@ -80,10 +80,16 @@ for (const backend of all) {
         const parked = await postHookEvent(d, call);
         expect(parked.body).toMatchObject({ verdict: 'wait', task_key: 't1' });
         const runId = parked.body.run_id as string;
+        const again = { ...call, task_key: 't1', run_id: runId };
+        // Still parked: asked about from elsewhere, it is not the call waiting for a person.
+        const waiting = await postHookEvent(d, { ...again, cwd: '/repo/secrets' });
+        expect(waiting.body.error?.detail).toContain(
+          'from /repo/secrets under task t1, which holds the call made from /repo/src',
+        );
+        expect((await rowOf(runId)).state).toBe('needs_approval');
         expect((await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/approve`, {})).status).toBe(
           200,
         );
-        const again = { ...call, task_key: 't1', run_id: runId };
         const elsewhere = await postHookEvent(d, { ...again, cwd: '/repo/secrets' });
         expect(elsewhere.status).toBe(409);
         expect(elsewhere.body.error.code).toBe('call_mismatch');
