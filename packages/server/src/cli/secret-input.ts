@@ -42,7 +42,8 @@ export function warnOfSecretOnCommandLine(command: string, instead: string): voi
  * the command line still works (once revoked or used, a token is worth
  * nothing, and refusing it would strand scripts), but any user can read it
  * in `ps` and it stays in shell history: a warning on stderr says so and
- * what to do instead.
+ * what to do instead. From a terminal, a line on stderr says what it waits
+ * for, and the first line (ended by Enter) is the value.
  * @throws UsageError (exit 2) when standard input holds no value, more than
  *   one line, or more than 64 KiB.
  */
@@ -60,7 +61,14 @@ export async function readSecretArgument(
     }
     return text;
   }
-  const value = (await readCapped(stdin, argument)).replace(/\r?\n$/, '').trim();
+  const terminal = (stdin as { isTTY?: boolean }).isTTY === true;
+  if (terminal) {
+    // A person at a terminal, not a pipe: otherwise the command waits without a word.
+    process.stderr.write(
+      `${argument.command}: reading the ${argument.what} from standard input (type or paste it, then Enter; Ctrl-C cancels)\n`,
+    );
+  }
+  const value = (await readCapped(stdin, argument, terminal)).replace(/\r?\n$/, '').trim();
   if (value === '') {
     throw new UsageError(`${argument.command}: no ${argument.what} on standard input`);
   }
@@ -72,7 +80,15 @@ export async function readSecretArgument(
   return value;
 }
 
-async function readCapped(stdin: NodeJS.ReadableStream, argument: SecretArgument): Promise<string> {
+/**
+ * Standard input's text, to its end, or (from a terminal, whose reader
+ * ends a value with Enter, not Ctrl-D) to the end of its first line.
+ */
+async function readCapped(
+  stdin: NodeJS.ReadableStream,
+  argument: SecretArgument,
+  oneLine: boolean,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stdin) {
@@ -84,6 +100,7 @@ async function readCapped(stdin: NodeJS.ReadableStream, argument: SecretArgument
       );
     }
     chunks.push(bytes);
+    if (oneLine && bytes.includes(0x0a)) break;
   }
   return Buffer.concat(chunks).toString('utf8');
 }
