@@ -349,14 +349,26 @@ export async function listParkedWithApprovals(
 }
 
 /**
- * Every workspace that has an approval policy (one row per workspace): where a policy change
- * may have left a waiting call met but not yet approved.
+ * Every workspace with a parked row holding an approval (of any of its versions): where a
+ * policy change may have left a met call waiting. Read from the parked rows alone (the park
+ * clock's index), so its cost follows how many calls wait, not how many workspaces there are.
  */
-export async function workspacesWithApprovalPolicy(reader: Reader): Promise<string[]> {
+export async function workspacesWithApprovedParks(reader: Reader): Promise<string[]> {
   const rows = await reader[SQL].db
-    .selectFrom('approval_policies')
-    .select('workspace_id')
-    .orderBy('workspace_id')
+    .selectFrom('tasks')
+    .select('tasks.workspace_id')
+    .distinct()
+    .where('tasks.state', '=', stateLiteral('needs_approval'))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('task_approvals')
+          .select('task_approvals.principal')
+          .whereRef('task_approvals.run_id', '=', 'tasks.run_id')
+          .whereRef('task_approvals.task_key', '=', 'tasks.key'),
+      ),
+    )
+    .orderBy('tasks.workspace_id')
     .execute();
   return rows.map((row) => row.workspace_id);
 }

@@ -30,6 +30,8 @@ export interface SettledCall {
 /** What one page settled, and where the next page starts (null: this was the last). */
 export interface SettledPage {
   settled: SettledCall[];
+  /** How many parked rows the page read. */
+  read: number;
   next: ParkedRowCursor | null;
 }
 
@@ -70,7 +72,7 @@ export async function settlePage(
     last === undefined || candidates.length < options.limit
       ? null
       : { created_at: last.created_at, run_id: last.run_id, key: last.key };
-  return { settled, next };
+  return { settled, read: candidates.length, next };
 }
 
 /**

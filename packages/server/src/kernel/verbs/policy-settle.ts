@@ -5,7 +5,7 @@
  * before it answers; the kernel's sweep approves the rest, and, after a start, any a process
  * that stopped between a put's commit and its settle left waiting.
  */
-import { type ParkedRowCursor, workspacesWithApprovalPolicy } from '../../store/approvals.js';
+import { type ParkedRowCursor, workspacesWithApprovedParks } from '../../store/approvals.js';
 import type { KernelContext } from '../context.js';
 import { type SettledCall, settlePage } from './policy-settle-page.js';
 
@@ -17,8 +17,11 @@ export const POLICY_SETTLE_LIMIT = 500;
 /** How many waiting rows one page of the sweep's settling reads. */
 const SWEEP_PAGE = 200;
 
-/** How many pages one sweep reads, across workspaces, so the other clocks keep their pace. */
-const PAGES_PER_SWEEP = 5;
+/** How many parked rows one sweep reads at most, so the other clocks keep their pace. */
+const ROWS_PER_SWEEP = 1000;
+
+/** How many workspaces one sweep looks at at most (most pages after a start are short). */
+const WORKSPACES_PER_SWEEP = 20;
 
 /** Where the settling of one workspace goes on: after this row (from the first when null). */
 interface PendingSettle {
@@ -28,7 +31,7 @@ interface PendingSettle {
 /** What this kernel still has to settle. */
 interface SettleQueue {
   workspaces: Map<string, PendingSettle>;
-  /** Set at the start: every workspace with a policy is looked at once. */
+  /** Set at the start: every workspace with an approved parked row is looked at once. */
   everyWorkspace: boolean;
 }
 
@@ -81,17 +84,18 @@ export async function settleMetQuorums(
 }
 
 /**
- * At a kernel's start: every workspace with an approval policy is looked at once by the sweep,
- * for a call a put approved but whose process stopped before it settled it.
+ * At a kernel's start: every workspace with a parked row holding approvals is looked at once by
+ * the sweep, for a call a put met but whose process stopped before it settled it.
  */
 export function settleEveryWorkspaceSoon(ctx: KernelContext): void {
   queueOf(ctx).everyWorkspace = true;
 }
 
 /**
- * One sweep's share of settling: a page of each queued workspace in turn, at most
- * {@link PAGES_PER_SWEEP} pages; a workspace whose last page was read leaves the queue, one
- * whose read failed stays for the next sweep. Returns how many rows it approved; never throws.
+ * One sweep's share of settling: a page of each queued workspace in turn, until
+ * {@link ROWS_PER_SWEEP} rows were read or {@link WORKSPACES_PER_SWEEP} workspaces looked at.
+ * A workspace whose last page was read leaves the queue; one whose read failed stays for the
+ * next sweep. Returns how many rows it approved; never throws.
  */
 export async function settleQueued(
   ctx: KernelContext,
@@ -100,7 +104,7 @@ export async function settleQueued(
   const queue = queueOf(ctx);
   if (queue.everyWorkspace) {
     try {
-      for (const workspaceId of await workspacesWithApprovalPolicy(ctx.store)) {
+      for (const workspaceId of await workspacesWithApprovedParks(ctx.store)) {
         if (!queue.workspaces.has(workspaceId)) queue.workspaces.set(workspaceId, { after: null });
       }
       queue.everyWorkspace = false;
@@ -113,11 +117,13 @@ export async function settleQueued(
     }
   }
   let approved = 0;
-  for (const [workspaceId, pending] of [...queue.workspaces].slice(0, PAGES_PER_SWEEP)) {
-    if (options.stopping()) break;
+  let read = 0;
+  for (const [workspaceId, pending] of [...queue.workspaces].slice(0, WORKSPACES_PER_SWEEP)) {
+    if (options.stopping() || read >= ROWS_PER_SWEEP) break;
     try {
       const page = await settlePage(ctx, { workspaceId, limit: SWEEP_PAGE, after: pending.after });
       approved += page.settled.length;
+      read += page.read;
       // A put's own pass replaced this entry meanwhile: that one goes on instead.
       if (queue.workspaces.get(workspaceId) !== pending) continue;
       // To the back of the queue: the workspaces take turns.
