@@ -12,6 +12,7 @@ import { wordAfter } from './word-text.js';
 interface VariableTargets {
   readonly variables: Map<string, (string | null)[]>;
   readonly words: string[];
+  readonly printed: string[];
   readonly expanded: string[];
 }
 
@@ -42,7 +43,7 @@ export function recordDeclarations(targets: VariableTargets, words: readonly She
 
 /**
  * Records a `for NAME in LIST` or `select NAME in LIST` loop's values (its list's words, each
- * also a word the line names); without `in`, the loop runs over values no one can read here.
+ * also a word the line prints); without `in`, the loop runs over values no one can read here.
  */
 export function recordLoop(
   targets: VariableTargets,
@@ -59,7 +60,8 @@ export function recordLoop(
   }
   for (const word of words.slice(list + 1, end)) {
     record(targets, name, word.dynamic ? null : word.text);
-    targets.words.push(word.text);
+    // The list gives names, as `echo` does: a glob in it is read where `$NAME` is used.
+    targets.printed.push(word.text);
     if (word.dynamic) targets.expanded.push(word.text);
   }
 }

@@ -369,6 +369,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     expanded: [],
     texts: [],
     code: [],
+    printed: [],
     opaque: [],
     variables: new Map(),
   };

@@ -5,8 +5,12 @@ import { filterOperand } from './filter-operands.js';
 import type { ShellWord } from './lexed-line.js';
 import { recordDeclarations } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
+import { programName } from './program-paths.js';
 import { recursiveReads } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
+
+/** Programs that print their words and open no file: a glob given them names, it reads nothing. */
+const PRINTERS = new Set(['echo', 'printf']);
 
 /** One simple command found in a shell line, with its action tags. */
 export interface ClassifiedSegment {
@@ -68,6 +72,11 @@ export interface WalkTargets {
   /** Words that are code in a program's own language (a jq filter): only the names in them are paths. */
   readonly code: string[];
   /**
+   * The words of programs that print their words and open no file (`echo *`, `printf '%s' *`):
+   * a glob among them gives names, so only what the words spell is read.
+   */
+  readonly printed: string[];
+  /**
    * The programs that run commands or words no one can read here (`curl ... | sh`, `... |
    * xargs cat`), or read files a list names (`tar -T list`): what they name is unknown.
    */
@@ -117,11 +126,12 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
   const texts = textsOf(words);
   if (walk.targets) {
     const filter = filterOperand(texts);
+    const printer = words[0]?.dynamic === false && PRINTERS.has(programName(texts[0]!));
     for (const [index, word] of words.entries()) {
       if (index === 0) continue;
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).
       if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
-      else walk.targets.words.push(word.text);
+      else (printer ? walk.targets.printed : walk.targets.words).push(word.text);
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }
     walk.targets.recursive.push(...recursiveReads(texts));

@@ -13,7 +13,6 @@ describe('a shell word the shell expands as a glob names every entry it matches'
     'wc -l **/*',
     'tar c *',
     'zip -r out.zip *',
-    'echo *',
     'cat /repo/s*/key',
     'cat /*/secrets/key',
     'cd src; cat ../s*/key',
@@ -33,6 +32,25 @@ describe('a shell word the shell expands as a glob names every entry it matches'
     const rule: PermissionRule = { verdict: 'deny', targets: ['config/*.pem'] };
     expect(decide('cat config/*', [rule]).verdict).toBe('ask');
     expect(decide('cat src/*', [rule]).verdict).toBe('allow');
+  });
+});
+
+describe('a glob a program only prints names entries, it reads none', () => {
+  it.each(['echo *', 'echo */', "printf '%s\\n' *", 'for f in *; do echo "$f"; done', 'echo s*'])(
+    'grants %j under a deny of secrets/**, as it grants ls',
+    (command) => {
+      expect(decide(command, [denySecrets]).verdict).toBe('allow');
+    },
+  );
+
+  it.each([
+    'echo secrets/*',
+    'echo s*/*',
+    'for f in s*/*; do echo "$f"; done',
+    'for f in *; do cat "$f"; done',
+    'echo * | xargs cat',
+  ])('asks for %j, which names what a guarded directory holds or reads the names', (command) => {
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
 });
 

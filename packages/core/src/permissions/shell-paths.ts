@@ -52,6 +52,15 @@ function pathTokens(text: string): string[] {
   return text.split(TOKEN_SEPARATORS).filter((token) => /[^./]/.test(token) && token !== text);
 }
 
+/**
+ * Whether a printed glob names what a directory's entries hold (`echo s*` + `/*`): one whose
+ * only wildcard segment is its last (`echo *`, `*` + `/`) names entries of one directory, as `ls` does.
+ */
+function namesInside(word: string): boolean {
+  const path = optionValue(word).replace(/\/+$/, '');
+  return globParts(path.slice(0, path.lastIndexOf('/') + 1)) !== null;
+}
+
 /** A word as a path: itself, or an option's `=VALUE` (empty for a bare option). */
 function optionValue(word: string): string {
   return word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
@@ -94,6 +103,7 @@ export function shellPathTargets(
     const dynamic = new Set(walked.expanded);
     const expands = (word: string) => dynamic.has(word);
     const words = expandedWords(walked.words, expands, walked.variables);
+    const printed = expandedWords(walked.printed, expands, walked.variables);
     const recursive = expandedWords(walked.recursive, expands, walked.variables);
     // A redirection's target keeps its expansions as written (`cat < $F`).
     const redirected = expandedWords(
@@ -101,10 +111,10 @@ export function shellPathTargets(
       (word) => /[$`]/.test(word),
       walked.variables,
     );
-    if (here === null || words === null || recursive === null || redirected === null) {
-      return [ANYWHERE];
-    }
-    if (walked.opaque.length > 0 || [...words, ...redirected].some(namesHome)) return [ANYWHERE];
+    if (here === null || words === null || printed === null) return [ANYWHERE];
+    if (recursive === null || redirected === null) return [ANYWHERE];
+    const spelled = [...words, ...printed];
+    if (walked.opaque.length > 0 || [...spelled, ...redirected].some(namesHome)) return [ANYWHERE];
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
       if (value === '') return;
@@ -113,15 +123,15 @@ export function shellPathTargets(
       else
         for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
     };
-    for (const word of [...words, ...redirected, ...walked.texts]) add(word, texts);
+    for (const word of [...spelled, ...redirected, ...walked.texts]) add(word, texts);
     // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
     // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
-    for (const text of [...words, ...walked.texts, ...walked.code]) {
+    for (const text of [...spelled, ...walked.texts, ...walked.code]) {
       for (const token of pathTokens(text)) add(token, texts);
     }
     for (const word of recursive) add(word, through);
     const readThrough = new Set(recursive);
-    for (const word of [...words, ...redirected, ...recursive]) {
+    for (const word of [...words, ...redirected, ...recursive, ...printed.filter(namesInside)]) {
       const value = optionValue(word);
       const glob = globParts(value);
       if (glob === null) continue;
