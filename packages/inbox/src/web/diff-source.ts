@@ -54,15 +54,44 @@ export interface DiffLine {
   text: string;
 }
 
-/** The change as lines, each marked added, removed or kept (the `diff` package's line diff). */
-export function diffLinesOf(change: FileChange): DiffLine[] {
-  const lines: DiffLine[] = [];
-  for (const part of diffLines(change.before, change.after)) {
-    const kind = part.added ? 'added' : part.removed ? 'removed' : 'kept';
-    const text = part.value.endsWith('\n') ? part.value.slice(0, -1) : part.value;
-    for (const line of text.split('\n')) lines.push({ kind, text: line });
+/**
+ * The most changed lines a line diff looks for. The diff's cost grows with the input's lines
+ * times the lines changed: a 350 KB write whose every line differs from the file held the page
+ * for 40 s. Past it, the whole text before is shown removed and the whole text after added.
+ */
+export const DIFF_EDITS_MAX = 1000;
+
+/** A change as lines; `compared` is false when it had too many changed lines to compare. */
+export interface LineDiff {
+  lines: DiffLine[];
+  compared: boolean;
+}
+
+function linesOf(text: string, kind: DiffLine['kind']): DiffLine[] {
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  return body.split('\n').map((line) => ({ kind, text: line }));
+}
+
+/**
+ * The change as lines, each marked added, removed or kept (the `diff` package's line diff);
+ * past {@link DIFF_EDITS_MAX} changed lines, every line before removed and every line after added.
+ */
+export function lineDiff(change: FileChange): LineDiff {
+  const parts = diffLines(change.before, change.after, { maxEditLength: DIFF_EDITS_MAX });
+  if (parts === undefined) {
+    const before = change.before === '' ? [] : linesOf(change.before, 'removed');
+    const after = change.after === '' ? [] : linesOf(change.after, 'added');
+    return { lines: [...before, ...after], compared: false };
   }
-  return lines;
+  const lines = parts.flatMap((part) =>
+    linesOf(part.value, part.added ? 'added' : part.removed ? 'removed' : 'kept'),
+  );
+  return { lines, compared: true };
+}
+
+/** The change as lines: see {@link lineDiff}. */
+export function diffLinesOf(change: FileChange): DiffLine[] {
+  return lineDiff(change).lines;
 }
 
 /** The change as a unified patch (for copying). */

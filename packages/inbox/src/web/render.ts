@@ -3,7 +3,7 @@ import { shortened, visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
 import { approvalsView, unreachableView } from './approvals-view.js';
 import { relativeTime } from './clock.js';
-import { diffLinesOf, fileChangeOf } from './diff-source.js';
+import { DIFF_EDITS_MAX, fileChangeOf, lineDiff } from './diff-source.js';
 import { type Child, h, onEnter } from './dom.js';
 import { callLine, commandsOf, inputFields, parkedByMode, ruleText } from './format.js';
 import { hiddenTextWarning } from './hidden-text.js';
@@ -120,15 +120,23 @@ function diffView(decision: Approval): HTMLElement | null {
   const words = { added: 'added', removed: 'removed', kept: 'kept' } as const;
   // Model text: a bidi control or a run of blanks shows as a mark, here as in the input's fields.
   const path = visibleText(change.path, { oneLine: true });
+  const { lines, compared } = lineDiff(change);
   return h(
     'section',
     { class: 'diff', 'aria-label': `change to ${path}` },
     h('h3', {}, 'Change to ', h('code', {}, path)),
+    compared
+      ? null
+      : h(
+          'p',
+          { class: 'warning', role: 'note' },
+          `More than ${DIFF_EDITS_MAX} lines are added or removed, too many to compare line by line: every line before is shown removed, and every line after added.`,
+        ),
     h(
       'pre',
       // Focusable: a line wider than the card scrolls in this box, by keyboard too.
       { class: 'diff-lines', tabindex: 0 },
-      ...diffLinesOf(change).map((line) =>
+      ...lines.map((line) =>
         h(
           'span',
           { class: `diff-${line.kind}`, title: words[line.kind] },

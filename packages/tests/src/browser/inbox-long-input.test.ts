@@ -93,5 +93,42 @@ describe.skipIf(browserSkipReason !== null)(
         if (decision.isApproval()) await decision.deny({ reason: 'too long' });
       }
     });
+
+    it('opens the card of a 350 KB write whose every line differs from the file, showing both whole', async () => {
+      // Compared line by line, this held the page for about 40 s before the card showed.
+      const lines = (word: string) =>
+        Array.from({ length: 10_000 }, (_, i) => `${word} line ${i} ${'x'.repeat(20)}`).join('\n');
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              {
+                name: 'write',
+                input: { path: 'big.txt', current_content: lines('old'), content: lines('new') },
+              },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+      );
+      const page = await f.openInbox();
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      const write = page.locator(`.detail article[data-decision="${run.id}/t1"]`);
+      await write.locator('[data-action="approve"]').waitFor();
+      expect(await write.locator('.diff .warning').textContent()).toMatch(
+        /^More than 1000 lines are added or removed, too many to compare line by line/,
+      );
+      expect(await write.locator('.diff .diff-removed').count()).toBe(10_000);
+      expect(await write.locator('.diff .diff-added').count()).toBe(10_000);
+      expect(await write.locator('.diff .diff-added').last().textContent()).toBe(
+        `+ new line 9999 ${'x'.repeat(20)}\n`,
+      );
+      await write.locator('input[name="reason"]').fill('too big');
+      await write.locator('[data-action="deny"]').click();
+      await write.waitFor({ state: 'detached' });
+    });
   },
 );
