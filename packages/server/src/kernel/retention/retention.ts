@@ -108,7 +108,9 @@ export class RetentionPruner {
   /** Starts a pass when one is due and none runs; never waits for it. */
   tick(): void {
     if (this.stopped || this.running) return;
-    if (this.ctx.store.now() - this.lastPass < this.intervalMs) return;
+    const sinceLastPass = this.ctx.store.now() - this.lastPass;
+    // A clock set back since the last pass (one that ran ahead, put right) would hold pruning off until it caught up.
+    if (sinceLastPass >= 0 && sinceLastPass < this.intervalMs) return;
     void this.pruneNow().catch((error: unknown) => {
       if (!this.stopped) this.ctx.logger.error({ err: error }, 'retention pass failed');
     });
