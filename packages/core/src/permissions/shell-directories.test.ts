@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionRule } from '../schemas/permissions.js';
-import { decideShell as decide } from './fixtures/shell-decide.js';
+import { decideShell as decide, denySecrets } from './fixtures/shell-decide.js';
 
 // The cd's own word names no guarded path nor a directory holding all of them: only the
 // relative word read in the directory it leads to does.
@@ -41,5 +41,33 @@ describe('a relative word read where the line changed directory to', () => {
   it('reads a line of many cd words as going anywhere', () => {
     const line = Array.from({ length: 20 }, (_, index) => `cd d${index}`).join('; ');
     expect(decide(`${line}; cat x.txt`, [denyKeys]).verdict).toBe('ask');
+  });
+});
+
+describe('a line that starts cd DIR && runs the rest in DIR or not at all', () => {
+  it.each([
+    'cd docs && rg x',
+    'cd docs/ && grep -r x',
+    'cd docs && rg x | head && echo done',
+    'cd src && cd lib && rg x',
+    'cd /repo/docs && du -sh',
+    'cd docs && git grep x',
+  ])('grants %j, which reads no directory holding secrets/', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+
+  it.each([
+    'cd docs; rg x',
+    'cd docs && rg x || rg y',
+    'cd docs && rg x & rg y',
+    '(cd docs) && rg x',
+    'cd docs && (cd ..; rg x)',
+    'cd docs && cd .. && rg x',
+    'cd docs && cat ../secrets/key',
+    'cd secrets && rg x',
+    'cd /repo && rg x',
+    'cd docs && git diff',
+  ])('asks for %j, a read that may reach secrets/', (command) => {
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
 });

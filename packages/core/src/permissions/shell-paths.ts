@@ -3,6 +3,7 @@ import { commandsCarried } from '../classify/effect-profile.js';
 import { shellWalkTargets } from '../classify/segment-walker.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
 import { globParts } from './glob-words.js';
+import { leadingDirectories } from './leading-directories.js';
 import { expandedWords } from './shell-variables.js';
 import { ANYWHERE, type CanonicalTarget, canonicalPath, workingBase } from './targets.js';
 
@@ -99,7 +100,17 @@ export function shellPathTargets(
     if (command.length > budget) return [ANYWHERE];
     budget -= command.length;
     const walked = shellWalkTargets(command);
-    const here = workingDirectories(walked.directories, { projectRoot, start: base ?? '.' });
+    // A leading `cd docs &&` moves where the line starts; its other cds are read as before.
+    const changes = [...walked.directories];
+    let start = base ?? '.';
+    for (const directory of leadingDirectories(command)) {
+      const at = changes.indexOf(directory);
+      if (at < 0) break;
+      changes.splice(at, 1);
+      const joined = directory.startsWith('/') ? directory : `${start}/${directory}`;
+      start = canonicalPath(joined, projectRoot).text;
+    }
+    const here = workingDirectories(changes, { projectRoot, start });
     const dynamic = new Set(walked.expanded);
     const expands = (word: string) => dynamic.has(word);
     const words = expandedWords(walked.words, expands, walked.variables);
