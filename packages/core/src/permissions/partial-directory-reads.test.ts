@@ -35,6 +35,9 @@ describe('a read of a directory that may hold some guarded paths', () => {
     ['*/secret.txt', 'config'],
     ['**/.env', 'packages/app'],
     ['**/*.KEY', 'SRC'],
+    ['**/.env', 'conf.d'],
+    ['**/.env', 'etc/nginx/sites.d'],
+    ['**/*.pem', 'Certs.app'],
   ])('asks under a deny of %j for a read of %j', (pattern, path) => {
     expect(decide(path, [deny(pattern)])).toMatchObject({ verdict: 'ask', index: 0 });
   });
@@ -52,6 +55,9 @@ describe('a read of a directory that may hold some guarded paths', () => {
     ['config/secrets/**', 'src'],
     ['*/secret.txt', 'config/app'],
     ['secrets/**', 'secretsx'],
+    ['**/.env', 'Makefile'],
+    ['**/.env', 'docker/Dockerfile'],
+    ['**/*.pem', 'LICENSE'],
   ])('grants under a deny of %j a read of %j, which cannot hold a match', (pattern, path) => {
     expect(decide(path, [deny(pattern)]).verdict).toBe('allow');
   });

@@ -175,13 +175,27 @@ export function globNamesMiss(source: string, last: string): boolean {
   return namesMiss(source, last) && namesMiss(foldedPathText(source), foldedPathText(last));
 }
 
+/** Names projects give files, never directories, though they have no extension. */
+const EXTENSIONLESS_FILES = new Set([
+  ...['Makefile', 'GNUmakefile', 'makefile', 'Dockerfile', 'Containerfile', 'Jenkinsfile'],
+  ...['Vagrantfile', 'Gemfile', 'Rakefile', 'Procfile', 'Brewfile', 'Justfile', 'justfile'],
+  ...['Pipfile', 'LICENSE', 'LICENCE', 'COPYING', 'CODEOWNERS'],
+]);
+
+/** Extensions that name directories (`conf.d`, `Foo.app`, `x.git`, `pkg.egg-info`). */
+const DIRECTORY_EXTENSIONS =
+  /\.(d|app|git|xcodeproj|xcworkspace|egg-info|dist-info|bundle|framework)$/i;
+
 /**
  * Whether a read tool's path may be a directory it reads recursively: any but one whose last
- * segment has a file's extension (`src/a.ts`, `notes.md`), which is read as the file it names
- * (a read of every file would otherwise ask under `**` + `/*.key`).
+ * segment has a file's extension (`src/a.ts`, `notes.md`) or is a name projects give files
+ * (`Makefile`, `LICENSE`), which is read as the file it names (a read of every file would
+ * otherwise ask under `**` + `/*.key`); an extension directories take (`conf.d`) may be one.
  */
 export function mayBeDirectory(path: string): boolean {
   const last = path.slice(path.lastIndexOf('/') + 1);
+  if (EXTENSIONLESS_FILES.has(last)) return false;
+  if (DIRECTORY_EXTENSIONS.test(last)) return true;
   return !/^[^.]+(\.[^.]+)*\.[A-Za-z0-9_-]{1,16}$/.test(last);
 }
 
