@@ -18,6 +18,37 @@ const out = (event: NeutralEvent, reply: Reply) => {
 };
 
 describe('gemini hook protocol', () => {
+  it("says a shell call's own directory as its cwd, read from the payload's", () => {
+    const cwdOf = (input: Record<string, unknown>, cwd?: string) =>
+      (
+        gemini.parse({
+          session_id: 'g1',
+          hook_event_name: 'BeforeTool',
+          ...(cwd === undefined ? {} : { cwd }),
+          tool_name: 'run_shell_command',
+          tool_input: { command: 'cat key', ...input },
+        }) as NeutralEvent
+      ).cwd;
+    expect(cwdOf({ dir_path: 'secrets' }, '/w')).toBe('/w/secrets');
+    expect(cwdOf({ directory: 'secrets/' }, '/w/')).toBe('/w/secrets/');
+    expect(cwdOf({ dir_path: '../x' }, '/w')).toBe('/x');
+    expect(cwdOf({ dir_path: '/elsewhere' }, '/w')).toBe('/elsewhere');
+    expect(cwdOf({ dir_path: '' }, '/w')).toBe('/w');
+    expect(cwdOf({ dir_path: 7 }, '/w')).toBe('/w');
+    // No absolute cwd to read it from: sent as it is, which the kernel cannot place (it asks).
+    expect(cwdOf({ dir_path: 'secrets' })).toBe('secrets');
+    expect(cwdOf({ dir_path: 'secrets' }, 'rel')).toBe('secrets');
+    // Only the shell tool runs in a directory of its input.
+    const read = gemini.parse({
+      session_id: 'g1',
+      hook_event_name: 'BeforeTool',
+      cwd: '/w',
+      tool_name: 'read_file',
+      tool_input: { file_path: 'key', dir_path: 'secrets' },
+    }) as NeutralEvent;
+    expect(read.cwd).toBe('/w');
+  });
+
   it('reads each hook event into the kernel event', () => {
     expect(before).toEqual({
       agent: 'gemini',

@@ -47,6 +47,15 @@ export function shellExitFailed(output: string): boolean {
 const SHAPE: PayloadShape = {
   events: EVENTS,
   stopTextField: 'prompt_response',
+  // The shell tool runs in `dir_path` (`directory` in older versions), read from the project root.
+  callDirectory(toolName, toolInput) {
+    if (toolName !== 'run_shell_command' || typeof toolInput !== 'object' || toolInput === null) {
+      return undefined;
+    }
+    const input = toolInput as { dir_path?: unknown; directory?: unknown };
+    const named = input.dir_path ?? input.directory;
+    return typeof named === 'string' ? named : undefined;
+  },
   postTool(body) {
     const response = body.tool_response as { llmContent?: unknown; error?: unknown } | undefined;
     const output = outputText(response?.llmContent ?? response?.error ?? response);

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { HookedAgent } from '@airlock/core';
 import { header, objectOf, reportedOutput, text } from './payload.js';
 import type { NeutralEvent } from './types.js';
@@ -13,6 +14,12 @@ export interface PayloadShape {
     body: Record<string, unknown>,
     eventName: string,
   ): Pick<NeutralEvent, 'outcome' | 'output' | 'answered_by_user'>;
+  /**
+   * The directory a call's own input says it runs in (Gemini CLI's shell
+   * `dir_path`), relative to the payload's `cwd` or absolute; undefined when
+   * it names none.
+   */
+  callDirectory?(toolName: string, toolInput: unknown): string | undefined;
 }
 
 /**
@@ -56,7 +63,8 @@ export function parseHookPayload(
       };
       // Every agent says where its shell stands (Claude Code keeps a `cd` between Bash calls):
       // a relative path in the call is read from there, not from the project root.
-      const cwd = text(body, 'cwd');
+      const named = shape.callDirectory?.(toolName, call.tool_input);
+      const cwd = directoryOfCall(text(body, 'cwd'), named === '' ? undefined : named);
       if (event === 'pre_tool') return cwd === undefined ? call : { ...call, cwd };
       const ran = shape.postTool(body, eventName);
       return { ...call, ...ran, output: reportedOutput(ran.output ?? '') };
@@ -70,4 +78,17 @@ export function parseHookPayload(
     default:
       return base;
   }
+}
+
+/**
+ * Where a call runs: the directory its input names, read from the agent's
+ * working directory (`dir_path: secrets` from `/repo` is `/repo/secrets`),
+ * else that working directory. A relative one with no absolute working
+ * directory to read it from is sent as it is: the kernel cannot place it,
+ * so a deny or ask path rule asks rather than reading it from the project root.
+ */
+function directoryOfCall(cwd: string | undefined, named: string | undefined): string | undefined {
+  if (named === undefined) return cwd;
+  if (named.startsWith('/') || cwd === undefined || !cwd.startsWith('/')) return named;
+  return posix.join(cwd, named);
 }
