@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { damageIndex, INDEXED_WORKSPACE_IDS } from '../../testing/damaged-index.js';
 import { listWorkspaces } from '../accounts.js';
 import { Store } from '../store.js';
 import { DataDirInUseError, holdDataDir } from './kernel-lock.js';
@@ -173,6 +174,30 @@ describe('backupSqliteStore and restoreSqliteStore', () => {
         expect(error.message.startsWith(`${cut} holds`)).toBe(true);
       expect(error.message).not.toContain('restoring');
     }
+  });
+
+  it('tells a copy damaged on its way to disk from a damaged store, and places neither', async () => {
+    const dir = fresh();
+    const store = await Store.open({ dataDir: dir });
+    await store.db
+      .insertInto('workspaces')
+      .values(INDEXED_WORKSPACE_IDS.map((id) => ({ id, name: id, created_at: 1 })))
+      .execute();
+    await store.close();
+    const target = join(root, 'damaged-on-its-way.sqlite');
+    const copyError = await refusal(
+      backupSqliteStore({ dataDir: dir, target, afterCopy: damageIndex }),
+    );
+    expect(copyError.code).toBe('backup_corrupt');
+    expect(copyError.damage).toBeUndefined();
+    expect(copyError.message).toContain(`the copy written for ${target} came out damaged`);
+    expect(existsSync(target)).toBe(false);
+
+    damageIndex(join(dir, SQLITE_FILE_NAME));
+    const storeError = await refusal(backupSqliteStore({ dataDir: dir, target }));
+    expect(storeError.code).toBe('backup_corrupt');
+    expect(storeError.damage).toMatch(/index/);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('refuses a foreign SQLite file that only has tables of the same names, and moves nothing', async () => {

@@ -12,7 +12,14 @@ import { BackupError } from './backup-error.js';
 import { partialCopyOf, placeWithoutReplacing } from './backup-placement.js';
 import { clearStaging, swapInRestoredStore } from './restore-swap.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
-import { checkWholeFile, fileStamps, replacedHeads, unreadable, walOf } from './sqlite-files.js';
+import {
+  checkWholeFile,
+  damageOfCopy,
+  fileStamps,
+  replacedHeads,
+  unreadable,
+  walOf,
+} from './sqlite-files.js';
 import { sqliteTables } from './store-file.js';
 
 export { BackupError } from './backup-error.js';
@@ -103,6 +110,8 @@ export async function backupSqliteStore(options: {
   dataDir: string;
   target: string;
   onProgress?: ((progress: BackupProgress) => void) | undefined;
+  /** Runs on the copy before it is checked: tests damage it there. */
+  afterCopy?: ((copy: string) => void) | undefined;
 }): Promise<BackupSummary> {
   const source = join(resolve(options.dataDir), SQLITE_FILE_NAME);
   if (!existsSync(source)) {
@@ -138,6 +147,7 @@ async function copyIntoPlace(options: {
   partial: string;
   target: string;
   onProgress?: ((progress: BackupProgress) => void) | undefined;
+  afterCopy?: ((copy: string) => void) | undefined;
 }): Promise<BackupSummary> {
   const { partial, target } = options;
   const database = new SqliteDatabase(options.source, { readonly: true, fileMustExist: true });
@@ -160,6 +170,7 @@ async function copyIntoPlace(options: {
   } finally {
     database.close();
   }
+  options.afterCopy?.(partial);
   const copy = new SqliteDatabase(partial, { fileMustExist: true });
   let facts: StoreFileFacts;
   let pages: number;
@@ -168,6 +179,8 @@ async function copyIntoPlace(options: {
     copy.pragma('journal_mode = DELETE');
     facts = storeFileFacts(copy, target);
     pages = copy.pragma('page_count', { simple: true }) as number;
+  } catch (error) {
+    throw damageOfCopy(error, options.source, target);
   } finally {
     copy.close();
   }

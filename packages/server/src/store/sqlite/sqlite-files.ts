@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { BackupError } from './backup-error.js';
 
@@ -131,4 +132,32 @@ export function walOf(file: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What a backup's copy that fails SQLite's integrity check means: the store's own damage when
+ * the store fails the same check (the copy is the store page for page: `error` as it is, with
+ * its `damage`), else damage the copy took on its way to disk, said as such (no `damage`).
+ * Other errors pass through.
+ */
+export function damageOfCopy(error: unknown, source: string, target: string): unknown {
+  if (!(error instanceof BackupError) || error.code !== 'backup_corrupt' || !error.damage) {
+    return error;
+  }
+  let database: SqliteDatabase.Database | undefined;
+  try {
+    database = new SqliteDatabase(source, { readonly: true, fileMustExist: true });
+    database.pragma('busy_timeout = 5000');
+    if (String(database.pragma('integrity_check(1)', { simple: true })) !== 'ok') return error;
+  } catch {
+    // The store does not even read: its damage, as the copy's check said.
+    return error;
+  } finally {
+    database?.close();
+  }
+  return new BackupError(
+    'backup_corrupt',
+    `the copy written for ${target} came out damaged (SQLite's integrity check: ${error.damage}) ` +
+      `while the store reads whole; no backup was written: check the disk ${dirname(target)} is on, then back up again`,
+  );
 }
