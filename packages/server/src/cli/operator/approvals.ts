@@ -29,14 +29,17 @@ member credential; set needs an admin's (admin_required otherwise).
 ${CONNECTION_HELP}`;
 
 /** What applies in a workspace no policy was ever set for (version 0), and how to set one. */
-const NO_POLICY_LINES = [
-  'no approval policy is set: every member may approve or deny every parked call,',
-  'one approval runs it, and a member may approve the calls of runs they started',
-  'set one with: airlock approvals set --file <policy.json> --version 0 (docs/approval-policies.md)',
-];
+function noPolicyLines(repeatFlags: readonly string[]): string[] {
+  const set = ['airlock approvals set', ...repeatFlags, '--file <policy.json> --version 0'];
+  return [
+    'no approval policy is set: every member may approve or deny every parked call,',
+    'one approval runs it, and a member may approve the calls of runs they started',
+    `set one with: ${set.join(' ')} (docs/approval-policies.md)`,
+  ];
+}
 
-function describePolicy(view: ApprovalPolicyView): string[] {
-  if (view.version === 0) return NO_POLICY_LINES;
+function describePolicy(view: ApprovalPolicyView, repeatFlags: readonly string[]): string[] {
+  if (view.version === 0) return noPolicyLines(repeatFlags);
   // The kernel stores only a policy that passed core's validation.
   const policy = view.policy as ApprovalPolicy;
   const groups = Object.keys(policy.groups ?? {});
@@ -91,7 +94,7 @@ export async function approvals(argv: string[]): Promise<number> {
         workspace_id: connection.workspace,
       });
       print(connection, body, () => [
-        ...describePolicy(body),
+        ...describePolicy(body, connection.repeatFlags),
         // One line each: a line holding a newline would be printed escaped, as one line. No
         // policy has no document to show: the empty `{}` the kernel answers would read as one.
         ...(body.version === 0 ? [] : JSON.stringify(body.policy, null, 2).split('\n')),
@@ -116,7 +119,7 @@ export async function approvals(argv: string[]): Promise<number> {
       // On stderr, as a revoke's: stdout stays the policy (or the JSON answer, which holds them).
       warnUnreachableRules(body.unreachable_approval_rules);
       print(connection, body, () => [
-        ...describePolicy(body),
+        ...describePolicy(body, connection.repeatFlags),
         ...approvedLines(body.approved_calls),
       ]);
       return 0;

@@ -5,6 +5,8 @@ import {
   readKernelUrl,
   readRequestTimeout,
   refusalLines,
+  shellQuoted,
+  shownKernelUrl,
 } from '@airlock/core/command-line';
 import type { Call } from '@airlock/sdk';
 import {
@@ -24,6 +26,12 @@ export interface Connection {
   readonly token: string;
   readonly workspace: string;
   readonly json: boolean;
+  /**
+   * The connection flags given on the command line (`--url`, `--workspace`, shell-quoted, the
+   * URL without credentials; never `--token`): a command printed for the operator to run next
+   * repeats them, or it would reach the kernel and workspace the environment names.
+   */
+  readonly repeatFlags: readonly string[];
   /**
    * Calls an operation of the kernel through the SDK, typed by its contract.
    * @throws AirlockError when the kernel refuses; OperatorError (exit 1) when it cannot be
@@ -104,11 +112,16 @@ export function connectionFrom(values: {
   if (typeof values.token === 'string') {
     warnOfSecretOnCommandLine('airlock', 'set AIRLOCK_TOKEN instead');
   }
+  const repeatFlags = [
+    ...(typeof values.url === 'string' ? [`--url ${shellQuoted(shownKernelUrl(kernel.url))}`] : []),
+    ...(typeof values.workspace === 'string' ? [`--workspace ${shellQuoted(workspace)}`] : []),
+  ];
   return {
     url: kernel.url,
     token,
     workspace,
     json: values.json === true,
+    repeatFlags,
     call: lazyCallerOf(kernel, token, timeoutMs),
   };
 }

@@ -65,8 +65,8 @@ function describeRow(row: TaskView): string[] {
 }
 
 /** The commands that decide exactly the version of a row shown. */
-function decideLines(row: TaskView): string[] {
-  const bound = `${row.run_id} ${row.key} --version ${row.version}`;
+function decideLines(row: TaskView, repeatFlags: readonly string[]): string[] {
+  const bound = [...repeatFlags, row.run_id, row.key, '--version', row.version].join(' ');
   if (row.state === 'needs_approval') {
     return [
       `  approve: airlock decisions approve ${bound}`,
@@ -163,11 +163,11 @@ export async function decisions(argv: string[]): Promise<number> {
           ? [
               body.total === 0 || cursor === undefined
                 ? 'nothing is waiting for a person'
-                : `no more decisions after this cursor (${body.total} wait in all: airlock decisions list)`,
+                : `no more decisions after this cursor (${body.total} wait in all: ${['airlock decisions list', ...connection.repeatFlags].join(' ')})`,
             ]
           : body.decisions.flatMap(describeRow)),
         ...nextPageLines({
-          again: ['airlock decisions list', limit && `--limit ${limit}`],
+          again: ['airlock decisions list', ...connection.repeatFlags, limit && `--limit ${limit}`],
           what: 'decisions',
           shown: body.decisions.length,
           total: body.total,
@@ -178,7 +178,10 @@ export async function decisions(argv: string[]): Promise<number> {
     }
     case 'show': {
       const body = await connection.call('tasks.get', taskOf(connection, runId, taskKey, 'show'));
-      print(connection, body, () => [...describeRow(body), ...decideLines(body)]);
+      print(connection, body, () => [
+        ...describeRow(body),
+        ...decideLines(body, connection.repeatFlags),
+      ]);
       return 0;
     }
     case 'approve': {

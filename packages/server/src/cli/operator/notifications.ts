@@ -87,6 +87,7 @@ export async function notifications(argv: string[]): Promise<number> {
         ...nextPageLines({
           again: [
             command,
+            ...connection.repeatFlags,
             state && `--state ${state}`,
             run_id && `--run ${run_id}`,
             limit && `--limit ${limit}`,

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeDecisionCursor } from '../../api/page-cursors.js';
+import { CLI_NODE_ARGS } from '../../testing/cli-entry.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
-import { runOperatorCli, sqliteBackend, waitForDecisions } from '../../testing/operator-cli.js';
+import { runToEnd } from '../../testing/kernel-process.js';
+import {
+  operatorCliEnv,
+  runOperatorCli,
+  sqliteBackend,
+  waitForDecisions,
+} from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
 
@@ -90,6 +97,34 @@ describe('airlock decisions list and runs list page, and say when more exist', {
     const whole = await runOperatorCli(d, ['runs', 'list', '--limit', '3']);
     expect(whole.stdout.match(/^run_/gm)).toHaveLength(3);
     expect(whole.stdout).not.toContain('more runs exist');
+  });
+
+  it('carries --url and --workspace given as flags into the commands it prints', async () => {
+    // The environment names another kernel and workspace: a printed command without the flags
+    // would read a page of those with this kernel's cursor.
+    const elsewhere = {
+      ...operatorCliEnv(d),
+      AIRLOCK_URL: 'http://127.0.0.1:9',
+      AIRLOCK_WORKSPACE: 'ws_elsewhere',
+    };
+    const airlock = (args: string[]) =>
+      runToEnd(process.execPath, [...CLI_NODE_ARGS, ...args], { env: elsewhere });
+    const connection = ['--url', d.url, '--workspace', d.workspaceId];
+    for (const list of ['runs', 'decisions']) {
+      const first = await airlock([list, 'list', '--limit', '2', ...connection]);
+      expect(first.code).toBe(0);
+      const hint = / next page: (airlock .*) \(or --all\)$/m.exec(first.stdout);
+      expect(hint?.[1]).toContain(
+        `airlock ${list} list ${connection.join(' ')} --limit 2 --cursor `,
+      );
+      const next = await airlock(hint![1]!.split(' ').slice(1));
+      expect(next.code).toBe(0);
+      expect(next.stdout.match(/^run_\S+/gm)).toHaveLength(1);
+    }
+    const shown = await airlock(['decisions', 'show', runIds[0]!, 't1', ...connection]);
+    expect(shown.stdout).toContain(
+      `approve: airlock decisions approve ${connection.join(' ')} ${runIds[0]} t1 --version `,
+    );
   });
 
   it('refuses --cursor with --all, and a cursor it did not make', async () => {

@@ -81,7 +81,12 @@ export async function runs(argv: string[]): Promise<number> {
           ? [cursor === undefined ? 'no runs' : 'no more runs after this cursor']
           : body.runs.map(runLine)),
         ...nextPageLines({
-          again: ['airlock runs list', state && `--state ${state}`, limit && `--limit ${limit}`],
+          again: [
+            'airlock runs list',
+            ...connection.repeatFlags,
+            state && `--state ${state}`,
+            limit && `--limit ${limit}`,
+          ],
           what: 'runs',
           shown: body.runs.length,
           nextCursor: body.next_cursor,
