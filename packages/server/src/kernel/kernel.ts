@@ -11,7 +11,11 @@ import { abortModelRequests } from './loop/model-stop.js';
 import { driveRun } from './loop/run-loop.js';
 import { type RetentionOptions, RetentionPruner } from './retention/retention.js';
 import { prepareSchemaChecks } from './stage/tool-input-schema.js';
-import { settleEveryWorkspaceSoon, settleQueued } from './verbs/policy-settle.js';
+import {
+  forgetQueuedSettles,
+  settleEveryWorkspaceSoon,
+  settleQueued,
+} from './verbs/policy-settle.js';
 
 /** How a kernel is configured. */
 export interface KernelOptions {
@@ -159,6 +163,7 @@ export class Kernel {
     abortModelRequests(this.context);
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
+    forgetQueuedSettles(this.context);
     await this.pruner?.stop();
     await Promise.allSettled([...this.driving.values()]);
   }

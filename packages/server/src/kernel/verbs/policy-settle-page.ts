@@ -32,13 +32,16 @@ export interface SettledPage {
   settled: SettledCall[];
   /** How many parked rows the page read. */
   read: number;
+  /** How many met rows' units failed (each left waiting, to be looked at again). */
+  failed: number;
   next: ParkedRowCursor | null;
 }
 
 /**
  * Reads one page of the workspace's parked rows holding approvals (oldest first, after
  * `after`) and approves each whose standing approvals meet what the approval policy asks of it
- * now (see settleOne). A row whose unit fails is logged and left waiting; the page goes on.
+ * now (see settleOne). A row whose unit fails is logged, counted in `failed` and left waiting;
+ * the page goes on.
  * @throws what the store throws reading the page (nothing was approved then).
  */
 export async function settlePage(
@@ -53,6 +56,7 @@ export async function settlePage(
       view.approvals !== undefined && view.approvals.received.length >= view.approvals.required,
   );
   const settled: SettledCall[] = [];
+  let failed = 0;
   for (const candidate of met) {
     const address = { workspaceId: options.workspaceId, runId: candidate.run_id };
     try {
@@ -60,7 +64,8 @@ export async function settlePage(
         settled.push({ run_id: candidate.run_id, task_key: candidate.key });
       }
     } catch (error) {
-      // Left waiting, as before a policy change approved anything: its next approval settles it.
+      // Left waiting for now: the page goes on, and the caller has the row looked at again.
+      failed += 1;
       ctx.logger.warn(
         { err: error, runId: candidate.run_id, taskKey: candidate.key },
         'approving a call its standing approvals meet failed',
@@ -72,7 +77,7 @@ export async function settlePage(
     last === undefined || candidates.length < options.limit
       ? null
       : { created_at: last.created_at, run_id: last.run_id, key: last.key };
-  return { settled, read: candidates.length, next };
+  return { settled, read: candidates.length, failed, next };
 }
 
 /**

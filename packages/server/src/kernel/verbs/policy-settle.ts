@@ -23,9 +23,19 @@ const ROWS_PER_SWEEP = 1000;
 /** How many workspaces one sweep looks at at most (most pages after a start are short). */
 const WORKSPACES_PER_SWEEP = 20;
 
+/** The first wait before a workspace whose settling failed is looked at again; it doubles. */
+const RETRY_FIRST_MS = 1000;
+
+/** The longest wait before a workspace whose settling keeps failing is looked at again. */
+const RETRY_LONGEST_MS = 5 * 60 * 1000;
+
 /** Where the settling of one workspace goes on: after this row (from the first when null). */
 interface PendingSettle {
   after: ParkedRowCursor | null;
+  /** How many times its settling failed in a row; 0 when it did not. */
+  failures: number;
+  /** Not looked at before this time (the store's clock), after a failure. */
+  retryAt: number;
 }
 
 /** What this kernel still has to settle. */
@@ -35,16 +45,27 @@ interface SettleQueue {
   everyWorkspace: boolean;
 }
 
-/** One queue per kernel (its context), read by its sweep. */
-const queues = new WeakMap<KernelContext, SettleQueue>();
+/** One queue per kernel, by its instance id (a context copied for a test shares it). */
+const queues = new Map<string, SettleQueue>();
 
 function queueOf(ctx: KernelContext): SettleQueue {
-  let queue = queues.get(ctx);
+  let queue = queues.get(ctx.instanceId);
   if (!queue) {
     queue = { workspaces: new Map(), everyWorkspace: false };
-    queues.set(ctx, queue);
+    queues.set(ctx.instanceId, queue);
   }
   return queue;
+}
+
+/** A workspace to be looked at again from its first row, later the more it failed. */
+function retryLater(ctx: KernelContext, failures: number): PendingSettle {
+  const wait = Math.min(RETRY_FIRST_MS * 2 ** (failures - 1), RETRY_LONGEST_MS);
+  return { after: null, failures, retryAt: ctx.store.now() + wait };
+}
+
+/** A workspace to be looked at after `after` at the next sweep. */
+function goOn(after: ParkedRowCursor | null, failures = 0): PendingSettle {
+  return { after, failures, retryAt: 0 };
 }
 
 /**
@@ -68,13 +89,16 @@ export async function settleMetQuorums(
       after: null,
     });
     // This pass looked at every row before `next` under the new policy: the sweep goes on from
-    // there (an earlier put's pass, still queued, is taken over).
+    // there (an earlier put's pass, still queued, is taken over), or from the first row when
+    // a row's unit failed.
     workspaces.delete(options.workspaceId);
-    if (page.next !== null) workspaces.set(options.workspaceId, { after: page.next });
+    if (page.failed > 0) workspaces.set(options.workspaceId, retryLater(ctx, 1));
+    else if (page.next !== null) workspaces.set(options.workspaceId, goOn(page.next));
     return page.settled;
   } catch (error) {
     // The policy is written already: its answer must not say otherwise. The sweep tries again.
-    workspaces.set(options.workspaceId, { after: null });
+    workspaces.delete(options.workspaceId);
+    workspaces.set(options.workspaceId, retryLater(ctx, 1));
     ctx.logger.warn(
       { err: error, workspaceId: options.workspaceId, policyVersion: options.policyVersion },
       'settling calls a replaced approval policy approves stopped; the clock sweep goes on',
@@ -91,11 +115,16 @@ export function settleEveryWorkspaceSoon(ctx: KernelContext): void {
   queueOf(ctx).everyWorkspace = true;
 }
 
+/** At a kernel's stop: its queue goes (the next start looks at every workspace again). */
+export function forgetQueuedSettles(ctx: KernelContext): void {
+  queues.delete(ctx.instanceId);
+}
+
 /**
  * One sweep's share of settling: a page of each queued workspace in turn, until
  * {@link ROWS_PER_SWEEP} rows were read or {@link WORKSPACES_PER_SWEEP} workspaces looked at.
- * A workspace whose last page was read leaves the queue; one whose read failed stays for the
- * next sweep. Returns how many rows it approved; never throws.
+ * A workspace whose last page was read leaves the queue; one whose page or a row of it failed
+ * is looked at again from its first row, after a wait that doubles with each failure. Returns how many rows it approved; never throws.
  */
 export async function settleQueued(
   ctx: KernelContext,
@@ -105,7 +134,7 @@ export async function settleQueued(
   if (queue.everyWorkspace) {
     try {
       for (const workspaceId of await workspacesWithApprovedParks(ctx.store)) {
-        if (!queue.workspaces.has(workspaceId)) queue.workspaces.set(workspaceId, { after: null });
+        if (!queue.workspaces.has(workspaceId)) queue.workspaces.set(workspaceId, goOn(null));
       }
       queue.everyWorkspace = false;
     } catch (error) {
@@ -118,28 +147,33 @@ export async function settleQueued(
   }
   let approved = 0;
   let read = 0;
-  for (const [workspaceId, pending] of [...queue.workspaces].slice(0, WORKSPACES_PER_SWEEP)) {
+  const now = ctx.store.now();
+  const due = [...queue.workspaces].filter(([, pending]) => pending.retryAt <= now);
+  for (const [workspaceId, pending] of due.slice(0, WORKSPACES_PER_SWEEP)) {
     if (options.stopping() || read >= ROWS_PER_SWEEP) break;
+    let next: PendingSettle | null;
     try {
       const page = await settlePage(ctx, { workspaceId, limit: SWEEP_PAGE, after: pending.after });
       approved += page.settled.length;
       read += page.read;
-      // A put's own pass replaced this entry meanwhile: that one goes on instead.
-      if (queue.workspaces.get(workspaceId) !== pending) continue;
-      // To the back of the queue: the workspaces take turns.
-      queue.workspaces.delete(workspaceId);
-      if (page.next !== null) queue.workspaces.set(workspaceId, { after: page.next });
+      next =
+        page.failed > 0
+          ? retryLater(ctx, pending.failures + 1)
+          : page.next === null
+            ? null
+            : goOn(page.next, pending.failures);
     } catch (error) {
-      // To the back too, so a workspace that keeps failing holds up no other.
-      if (queue.workspaces.get(workspaceId) === pending) {
-        queue.workspaces.delete(workspaceId);
-        queue.workspaces.set(workspaceId, pending);
-      }
       ctx.logger.warn(
         { err: error, workspaceId },
-        'settling calls an approval policy approves failed; the next sweep tries again',
+        'settling calls an approval policy approves failed; a later sweep tries again',
       );
+      next = retryLater(ctx, pending.failures + 1);
     }
+    // A put's own pass replaced this entry meanwhile: that one goes on instead.
+    if (queue.workspaces.get(workspaceId) !== pending) continue;
+    // To the back of the queue: the workspaces take turns.
+    queue.workspaces.delete(workspaceId);
+    if (next !== null) queue.workspaces.set(workspaceId, next);
   }
   return approved;
 }
