@@ -40,4 +40,19 @@ describe('a streak of failures of a background loop', () => {
       },
     ]);
   });
+
+  it('reminds a minute after a clock set back, not once the clock caught up with its last line', () => {
+    const { logger, lines } = capturedLogger('debug');
+    let now = 400 * 24 * 60 * 60 * 1000;
+    const streak = new FailureStreak(logger, 'clock sweep', { now: () => now });
+    streak.failed(new Error('connect ECONNREFUSED'));
+    // NTP puts right a clock that ran a year ahead; the store stays down.
+    now = 0;
+    for (; now <= 90_000; now += 250) streak.failed(new Error('connect ECONNREFUSED'));
+    expect(lines.map((line) => line.msg)).toEqual([
+      'clock sweep failed',
+      'clock sweep still failing',
+      'clock sweep still failing',
+    ]);
+  });
 });

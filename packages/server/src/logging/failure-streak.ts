@@ -42,7 +42,9 @@ export class FailureStreak {
       return;
     }
     this.unlogged += 1;
-    if (at - this.lastLoggedAt < this.reminderMs) return;
+    const sinceLastLine = at - this.lastLoggedAt;
+    // A clock set back since the last line would otherwise silence the streak until it caught up.
+    if (sinceLastLine >= 0 && sinceLastLine < this.reminderMs) return;
     this.logger[this.level](
       { ...fields, err: error, failures: this.failures, since_last_log: this.unlogged },
       `${this.what} still failing`,
