@@ -57,12 +57,15 @@ function printsContent(arg: string): boolean {
 }
 
 /**
- * Whether a bare operand cannot be a revision, so git takes it as a path: `.`, `./x`, `../x`
- * and a word ending in `/` are no ref names. Any other word (`src`, `HEAD~1`, `main`) may
+ * Whether a bare operand cannot be a revision, so git takes it as a path: `.`, `./x`, `../x`,
+ * a word ending in `/`, one with a segment starting with `.` (`.github/x`) or a wildcard
+ * (`src/*.ts`) are no ref names. Any other word (`src/a.ts`, `HEAD~1`, `feature/login`) may
  * name a revision, whose tree holds every tracked path.
  */
 function surelyPath(word: string): boolean {
-  return word === '.' || word === '..' || /^\.\.?\//.test(word) || word.endsWith('/');
+  if (/[~^:@{]/.test(word)) return false;
+  if (word === '.' || word === '..' || /^\.\.?\//.test(word) || word.endsWith('/')) return true;
+  return !word.includes('..') && (/(^|\/)\.[^./]/.test(word) || /[*?[]/.test(word));
 }
 
 /**

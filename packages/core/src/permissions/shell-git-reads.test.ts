@@ -45,6 +45,9 @@ describe('a git command that prints or copies tracked content reads what it reac
     "git grep x -- '*.key'",
     "git -c alias.d='diff HEAD' d",
     'git lg',
+    'git log -p src/a.ts',
+    'git log -p main...feature',
+    'git diff HEAD .',
   ])('asks for %j under a deny of secrets/**', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
@@ -56,6 +59,9 @@ describe('a git command that prints or copies tracked content reads what it reac
     'git diff ./src',
     'git -C src diff -- a.ts',
     'git log -p -- docs',
+    'git log -p .github/workflows',
+    "git log -p 'src/*.ts'",
+    'git diff HEAD ./src',
     'git show HEAD -- src',
     'git format-patch -1 --stdout -- src',
     "git diff -- 'src/*.ts'",
