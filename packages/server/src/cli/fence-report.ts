@@ -1,7 +1,7 @@
-import { forTerminal } from '@airlock/core/command-line';
 import { type FencedRow, fenceByHand } from '../kernel/verbs/restore-fence.js';
 import type { ContinuedLog } from '../store/restored-log.js';
 import type { Store } from '../store/store.js';
+import { terminalLine } from './terminal-lines.js';
 
 /** What a fence did: the rows it moved. */
 export type FenceOutcome = readonly FencedRow[];
@@ -11,16 +11,9 @@ export function fenceStore(store: Store): Promise<FenceOutcome> {
   return fenceByHand(store);
 }
 
-/** One fenced call as a line of tab-separated fields. */
+/** One fenced call as a line of tab-separated fields, each escaped (a tool name's tab too). */
 export function fencedLine(row: FencedRow): string {
-  return [
-    row.workspace_id,
-    row.run_id,
-    row.key,
-    row.kind,
-    forTerminal(row.tool_name),
-    row.was,
-  ].join('\t');
+  return terminalLine([row.workspace_id, row.run_id, row.key, row.kind, row.tool_name, row.was]);
 }
 
 /**
