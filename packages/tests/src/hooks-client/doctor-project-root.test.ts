@@ -17,7 +17,7 @@ describe("airlock hooks doctor and the profile's project_root", () => {
     kernel = undefined;
   });
 
-  it('warns of a directory outside it, with the fix, and passes one inside or above', async () => {
+  it('warns of a directory outside it or of none, with the fix, and passes one inside or above', async () => {
     kernel = await startTestKernel();
     const home = mkdtempSync(join(tmpdir(), 'airlock-doctor-root-'));
     const env = { HOME: home, PATH: '/nonexistent' };
@@ -45,9 +45,16 @@ describe("airlock hooks doctor and the profile's project_root", () => {
         (check) => check.check === 'project root',
       );
 
-    // No project_root: relative paths are read as the agent gives them, nothing to say.
+    // No project_root and no rule over paths: nothing to say.
     await declare({});
     expect(await rootCheck('/work/other')).toBeUndefined();
+    // Target rules with no project_root: an absolute path never matches one.
+    const sets = [{ id: 'house', rules: [{ verdict: 'deny', targets: ['secrets/**'] }] }];
+    await declare({ permission_rule_set: 'house', custom_rule_sets: sets });
+    const rootless = await rootCheck('/work/repo');
+    expect(rootless).toMatchObject({ status: 'warn' });
+    expect(rootless?.detail).toContain('has no project_root');
+    expect(rootless?.fix).toContain('set project_root to /work/repo');
 
     await declare({ project_root: '/work/repo' });
     const outside = await rootCheck('/work/other');
