@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvedWords } from './card-verbs.js';
+import { approvedWords, missedWords } from './card-verbs.js';
 
 describe('approvedWords', () => {
   it('says an approval ran the call, with changes or remembered', () => {
@@ -69,6 +69,40 @@ describe('approvedWords', () => {
     );
     expect(approvedWords({ state: 'claimed' }, { edited: false })).toBe(
       'Approved by you; running.',
+    );
+  });
+});
+
+describe('missedWords', () => {
+  const row = (state: string, code?: string) => ({
+    state: state as never,
+    error: code ? { code, detail: '' } : null,
+    decided_by: 'member:cred_a',
+    decided_by_name: 'Ana Lima',
+  });
+
+  it('never lets a deny that came after an approval read as done', () => {
+    expect(missedWords('deny', false, row('claimed'))).toBe(
+      'Not denied by you: the call had stopped waiting: it was approved by Ana Lima first, and is running.',
+    );
+    expect(missedWords('deny', false, row('succeeded'))).toMatch(
+      /approved by Ana Lima first, and ran\.$/,
+    );
+  });
+
+  it('says who denied it first, or that it expired, or what it is now', () => {
+    expect(missedWords('approve', false, row('failed', 'approval_denied'))).toBe(
+      'Not approved by you: the call had stopped waiting: it was denied by Ana Lima first.',
+    );
+    expect(missedWords('approve', false, row('failed', 'approval_expired'))).toMatch(
+      /: it expired first\.$/,
+    );
+    expect(missedWords('approve', false, row('canceled'))).toMatch(/: it is canceled\.$/);
+    expect(missedWords('answer', true, row('succeeded'))).toBe(
+      'Not answered by you: the question had stopped waiting: it was answered by Ana Lima first.',
+    );
+    expect(missedWords('approve', false, null)).toBe(
+      'Not approved by you: the call had stopped waiting (decided elsewhere first, or it expired).',
     );
   });
 });

@@ -2,6 +2,9 @@ import { type Decision, isConflictError, type Remember, type TaskView } from '@a
 import type { CardActions } from './render.js';
 import { stateWords } from './story.js';
 
+/** A card's verb. */
+export type CardVerb = 'approve' | 'deny' | 'answer';
+
 /** What happens once the kernel accepted a verb from a card. */
 export interface VerbOutcome {
   /**
@@ -11,6 +14,8 @@ export interface VerbOutcome {
   settled(decision: Decision, done: string | null): void;
   /** An approval counted, but the call waits for more: its row stays, `done` says so. */
   progressed(decision: Decision, done: string): void;
+  /** The verb came too late: the call had stopped waiting (after {@link settled} with null). */
+  missed(decision: Decision, verb: CardVerb): void;
 }
 
 /**
@@ -60,25 +65,70 @@ export function approvedWords(
     : `Approved by you${how}; running.`;
 }
 
+/** What an approved call does next, by its state. */
+const AHEAD_WORDS: Record<string, string> = {
+  runnable: 'waits for an executor',
+  claimed: 'is running',
+  succeeded: 'ran',
+};
+
+const NOT_DONE: Record<CardVerb, string> = {
+  approve: 'Not approved by you',
+  deny: 'Not denied by you',
+  answer: 'Not answered by you',
+};
+
+/**
+ * What a person's verb that came too late says: that it was not done, and
+ * what became of the call first, from its row read now (null when it could
+ * not be read). A deny that came after someone else's approval must never
+ * read as done: the call runs.
+ */
+export function missedWords(
+  verb: CardVerb,
+  question: boolean,
+  task: Pick<TaskView, 'state' | 'error' | 'decided_by' | 'decided_by_name'> | null,
+): string {
+  const head = `${NOT_DONE[verb]}: the ${question ? 'question' : 'call'} had stopped waiting`;
+  if (task === null) return `${head} (decided elsewhere first, or it expired).`;
+  const by = task.decided_by_name ?? task.decided_by;
+  const who = by ? ` by ${by}` : '';
+  const code = task.error?.code;
+  if (code === 'approval_denied') return `${head}: it was denied${who} first.`;
+  if (code === 'approval_expired' || code === 'question_expired') {
+    return `${head}: it expired first.`;
+  }
+  if (question && task.state === 'succeeded') return `${head}: it was answered${who} first.`;
+  const ran = AHEAD_WORDS[task.state];
+  if (!question && ran) return `${head}: it was approved${who} first, and ${ran}.`;
+  return `${head}: it is ${stateWords(task.state)}${code ? ` (${code})` : ''}.`;
+}
+
 /**
  * The card verbs of the inbox: approve (with a remember, or an edited
  * input), deny with a reason, answer. Each is bound to the row version the
- * person read; a decision made elsewhere first takes the row away without a
- * line, and any other failure is left to the card to show.
+ * person read; a decision made elsewhere first takes the row away and is
+ * said as missed, and any other failure is left to the card to show.
  */
 export function inboxVerbs(outcome: VerbOutcome): CardActions {
   // Decided elsewhere first: the row goes without a line. Anything else is the card's to show.
-  const failed = (decision: Decision, error: unknown): void => {
+  const failed = (decision: Decision, verb: CardVerb, error: unknown): void => {
     if (decidedElsewhere(error)) {
       outcome.settled(decision, null);
+      outcome.missed(decision, verb);
       return;
     }
     throw error;
   };
-  const settle = (decision: Decision, work: Promise<unknown>, done: string): Promise<void> =>
+  const settle = (
+    decision: Decision,
+    verb: CardVerb,
+    work: Promise<unknown>,
+    done: string,
+  ): Promise<void> =>
     work.then(
       () => outcome.settled(decision, done),
-      (error: unknown) => failed(decision, error),
+      (error: unknown) => failed(decision, verb, error),
     );
   return {
     approve: async (decision, options = {}) => {
@@ -92,7 +142,7 @@ export function inboxVerbs(outcome: VerbOutcome): CardActions {
           ...(edited ? { tool_input: toolInput } : {}),
         });
       } catch (error) {
-        failed(decision, error);
+        failed(decision, 'approve', error);
         return;
       }
       const done = approvedWords(answer, { remember, edited });
@@ -102,6 +152,7 @@ export function inboxVerbs(outcome: VerbOutcome): CardActions {
     deny: (decision, reason) =>
       settle(
         decision,
+        'deny',
         decision.deny({
           version: decision.task.version,
           ...(reason.trim() ? { reason: reason.trim() } : {}),
@@ -111,6 +162,7 @@ export function inboxVerbs(outcome: VerbOutcome): CardActions {
     answer: (decision, content, outcomeWord) =>
       settle(
         decision,
+        'answer',
         decision.answer({ content, ...(outcomeWord ? { outcome: outcomeWord } : {}) }),
         outcomeWord === 'failed' ? 'Declined by you.' : 'Answered by you.',
       ),

@@ -1,8 +1,8 @@
-import type { Decision, SocketStatus, Workspace } from '@airlock/sdk';
+import type { Decision, SocketStatus, TaskView, Workspace } from '@airlock/sdk';
 import { AfterLines } from './after-lines.js';
 import { Attention } from './attention.js';
 import { BulkBar } from './bulk.js';
-import { inboxVerbs } from './card-verbs.js';
+import { type CardVerb, inboxVerbs, missedWords } from './card-verbs.js';
 import { DetailPane } from './detail-pane.js';
 import { afterPaint, h } from './dom.js';
 import { FeedRows } from './feed-rows.js';
@@ -63,6 +63,7 @@ export class InboxView {
     settled: (decision, done) => this.settled(decision, done, true),
     // The row stays: the approval's feed event shows its new count in place.
     progressed: (decision, done) => this.afters.add(decision, done, true),
+    missed: (decision, verb) => void this.missed(decision, verb),
   });
   private readonly detail = new DetailPane(this.actions);
   private readonly toolbar = new InboxToolbar({
@@ -339,6 +340,18 @@ export class InboxView {
     }
     this.toolbar.showError((error as Error).message);
   };
+
+  /** A card's verb came after its call stopped waiting: a line says it was not done, and what was. */
+  private async missed(decision: Decision, verb: CardVerb): Promise<void> {
+    let task: TaskView | null = null;
+    try {
+      task = await this.workspace.runs.run(decision.run_id).task(decision.task_key);
+    } catch (error) {
+      // Unread, the line says the call stopped waiting without saying how.
+      if (endsSession(error)) return this.fail(error);
+    }
+    this.afters.add(decision, missedWords(verb, decision.isAsk(), task), true);
+  }
 
   /**
    * A decision this page made: its row goes (unless its event took it first),
