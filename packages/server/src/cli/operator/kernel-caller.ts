@@ -1,5 +1,11 @@
 import { formatDuration, type KernelUrl, shownKernelUrl } from '@airlock/core/command-line';
-import { type Call, createClient, isConnectionError, isDeadlineExceededError } from '@airlock/sdk';
+import {
+  type Call,
+  createClient,
+  isAirlockError,
+  isConnectionError,
+  isDeadlineExceededError,
+} from '@airlock/sdk';
 import {
   proxyFailureStatus,
   servesAirlockApi,
@@ -7,6 +13,18 @@ import {
   unlikeKernelFailure,
 } from './kernel-answer.js';
 import { OperatorError } from './operator-error.js';
+
+/**
+ * The path of a kernel URL the kernel found no route under (`--url
+ * http://host:4820/api/v1`, copied from a curl line), or null: a kernel
+ * without the route at the URL's root is an older kernel, not a wrong URL.
+ */
+function misplacedPath(error: unknown, url: string): string | null {
+  if (!isAirlockError(error) || error.code !== 'not_found') return null;
+  if (!error.detail.startsWith('no route ')) return null;
+  const { pathname } = new URL(url);
+  return pathname === '/' || pathname === '' ? null : pathname;
+}
 
 /**
  * The SDK's call, with an unreachable or silent kernel, and a server that
@@ -45,6 +63,14 @@ export function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): C
       }
       const unlike = unlikeKernelFailure(error);
       if (unlike) throw notKernel(unlike);
+      const path = misplacedPath(error, url);
+      if (path !== null) {
+        throw new OperatorError(
+          `the kernel at ${shown} has no route for this command: ${kernel.source} holds the path ${path}; ` +
+            `give the kernel's base URL without it, such as ${new URL(url).origin} (each command adds /api/v1/...)`,
+          1,
+        );
+      }
       if (!isConnectionError(error)) throw error;
       const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
       const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
