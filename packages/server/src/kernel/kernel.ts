@@ -12,6 +12,7 @@ import { driveRun } from './loop/run-loop.js';
 import { type RetentionOptions, RetentionPruner } from './retention/retention.js';
 import { prepareSchemaChecks } from './stage/tool-input-schema.js';
 import {
+  DEFAULT_SETTLE_RESCAN_MS,
   forgetQueuedSettles,
   settleEveryWorkspaceSoon,
   settleQueued,
@@ -36,6 +37,12 @@ export interface KernelOptions {
   metrics?: KernelMetrics | null | undefined;
   /** Where a call's spans go; none when absent. */
   tracing?: CallTracing | null | undefined;
+  /**
+   * How often the sweep looks at every workspace's approved parked rows for a call an approval
+   * policy met but nobody settled (another kernel stopped between a put and its settle);
+   * default 10 minutes. A kernel's start looks once anyway.
+   */
+  settleRescanMs?: number | undefined;
 }
 
 /** The default park clock: 24 hours. */
@@ -48,6 +55,7 @@ export const DEFAULT_PARK_TTL_MS = 24 * 60 * 60 * 1000;
 export class Kernel {
   readonly context: KernelContext;
   private readonly sweepIntervalMs: number;
+  private readonly settleRescanMs: number;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> | undefined;
   private readonly sweepFailures: FailureStreak;
@@ -60,6 +68,7 @@ export class Kernel {
   constructor(options: KernelOptions) {
     const logger = options.logger ?? pino({ level: 'silent' });
     this.sweepIntervalMs = options.sweepIntervalMs ?? 250;
+    this.settleRescanMs = options.settleRescanMs ?? DEFAULT_SETTLE_RESCAN_MS;
     this.context = {
       store: options.store,
       logger,
@@ -104,7 +113,10 @@ export class Kernel {
   async sweep(): Promise<void> {
     try {
       await sweepOnce(this.context);
-      await settleQueued(this.context, { stopping: () => this.stopped });
+      await settleQueued(this.context, {
+        stopping: () => this.stopped,
+        rescanMs: this.settleRescanMs,
+      });
       this.pruner?.tick();
       this.sweepFailures.succeeded();
     } catch (error) {

@@ -43,7 +43,16 @@ interface SettleQueue {
   workspaces: Map<string, PendingSettle>;
   /** Set at the start: every workspace with an approved parked row is looked at once. */
   everyWorkspace: boolean;
+  /** When every workspace was last queued (the store's clock). */
+  queuedEveryAt: number;
 }
+
+/**
+ * How often a kernel looks at every workspace with an approved parked row again by default:
+ * a call another kernel's put met, whose process stopped before settling it and has not
+ * started again, waits at most this long (its deadline is 24 hours by default).
+ */
+export const DEFAULT_SETTLE_RESCAN_MS = 10 * 60 * 1000;
 
 /** One queue per kernel, by its instance id (a context copied for a test shares it). */
 const queues = new Map<string, SettleQueue>();
@@ -51,7 +60,7 @@ const queues = new Map<string, SettleQueue>();
 function queueOf(ctx: KernelContext): SettleQueue {
   let queue = queues.get(ctx.instanceId);
   if (!queue) {
-    queue = { workspaces: new Map(), everyWorkspace: false };
+    queue = { workspaces: new Map(), everyWorkspace: false, queuedEveryAt: 0 };
     queues.set(ctx.instanceId, queue);
   }
   return queue;
@@ -121,22 +130,26 @@ export function forgetQueuedSettles(ctx: KernelContext): void {
 }
 
 /**
- * One sweep's share of settling: a page of each queued workspace in turn, until
+ * One sweep's share of settling: at the first sweep after a start and every `rescanMs` after,
+ * every workspace with a parked row holding approvals is queued; then a page of each queued
+ * workspace in turn, until
  * {@link ROWS_PER_SWEEP} rows were read or {@link WORKSPACES_PER_SWEEP} workspaces looked at.
  * A workspace whose last page was read leaves the queue; one whose page or a row of it failed
  * is looked at again from its first row, after a wait that doubles with each failure. Returns how many rows it approved; never throws.
  */
 export async function settleQueued(
   ctx: KernelContext,
-  options: { stopping: () => boolean },
+  options: { stopping: () => boolean; rescanMs: number },
 ): Promise<number> {
   const queue = queueOf(ctx);
-  if (queue.everyWorkspace) {
+  const now = ctx.store.now();
+  if (queue.everyWorkspace || now - queue.queuedEveryAt >= options.rescanMs) {
     try {
       for (const workspaceId of await workspacesWithApprovedParks(ctx.store)) {
         if (!queue.workspaces.has(workspaceId)) queue.workspaces.set(workspaceId, goOn(null));
       }
       queue.everyWorkspace = false;
+      queue.queuedEveryAt = now;
     } catch (error) {
       ctx.logger.warn(
         { err: error },
@@ -147,7 +160,6 @@ export async function settleQueued(
   }
   let approved = 0;
   let read = 0;
-  const now = ctx.store.now();
   const due = [...queue.workspaces].filter(([, pending]) => pending.retryAt <= now);
   for (const [workspaceId, pending] of due.slice(0, WORKSPACES_PER_SWEEP)) {
     if (options.stopping() || read >= ROWS_PER_SWEEP) break;
