@@ -45,6 +45,8 @@ interface SettleQueue {
   everyWorkspace: boolean;
   /** When every workspace was last queued (the store's clock). */
   queuedEveryAt: number;
+  /** After a failed read of the workspaces to queue, not read again before this time. */
+  scanRetryAt: number;
 }
 
 /**
@@ -60,7 +62,7 @@ const queues = new Map<string, SettleQueue>();
 function queueOf(ctx: KernelContext): SettleQueue {
   let queue = queues.get(ctx.instanceId);
   if (!queue) {
-    queue = { workspaces: new Map(), everyWorkspace: false, queuedEveryAt: 0 };
+    queue = { workspaces: new Map(), everyWorkspace: false, queuedEveryAt: 0, scanRetryAt: 0 };
     queues.set(ctx.instanceId, queue);
   }
   return queue;
@@ -132,10 +134,11 @@ export function forgetQueuedSettles(ctx: KernelContext): void {
 /**
  * One sweep's share of settling: at the first sweep after a start and every `rescanMs` after,
  * every workspace with a parked row holding approvals is queued; then a page of each queued
- * workspace in turn, until
- * {@link ROWS_PER_SWEEP} rows were read or {@link WORKSPACES_PER_SWEEP} workspaces looked at.
- * A workspace whose last page was read leaves the queue; one whose page or a row of it failed
- * is looked at again from its first row, after a wait that doubles with each failure. Returns how many rows it approved; never throws.
+ * workspace in turn, until {@link ROWS_PER_SWEEP} rows were read or
+ * {@link WORKSPACES_PER_SWEEP} workspaces looked at. A workspace whose last page was read
+ * leaves the queue; one whose page or a row of it failed is looked at again from its first
+ * row, after a wait that doubles with each failure. Returns how many rows it approved; never
+ * throws.
  */
 export async function settleQueued(
   ctx: KernelContext,
@@ -143,7 +146,8 @@ export async function settleQueued(
 ): Promise<number> {
   const queue = queueOf(ctx);
   const now = ctx.store.now();
-  if (queue.everyWorkspace || now - queue.queuedEveryAt >= options.rescanMs) {
+  const scanDue = queue.everyWorkspace || now - queue.queuedEveryAt >= options.rescanMs;
+  if (scanDue && now >= queue.scanRetryAt) {
     try {
       for (const workspaceId of await workspacesWithApprovedParks(ctx.store)) {
         if (!queue.workspaces.has(workspaceId)) queue.workspaces.set(workspaceId, goOn(null));
@@ -151,11 +155,9 @@ export async function settleQueued(
       queue.everyWorkspace = false;
       queue.queuedEveryAt = now;
     } catch (error) {
-      ctx.logger.warn(
-        { err: error },
-        'reading the workspaces to settle failed; the next sweep tries again',
-      );
-      return 0;
+      // Tried again a little later, not at every sweep; what is queued goes on meanwhile.
+      queue.scanRetryAt = now + RETRY_FIRST_MS * 5;
+      ctx.logger.warn({ err: error }, 'reading the workspaces to settle failed; tried again soon');
     }
   }
   let approved = 0;
