@@ -119,6 +119,20 @@ function printsPatch(verb: string, rest: readonly string[]): boolean {
   return !options.some((arg) => NAMES_ONLY.test(arg));
 }
 
+/**
+ * The indexes among git's words (the first its program) of the directories `-C` runs it in
+ * (`/repo` of `git -C /repo status`): git works there, it reads no file of it by that word.
+ */
+export function gitWorkingDirectories(words: readonly string[]): number[] {
+  const found: number[] = [];
+  for (let at = 1; at < words.length && words[at]!.startsWith('-'); at++) {
+    const arg = words[at]!;
+    if (arg === '-C') found.push(at + 1);
+    if (arg === '-c' || GIT_VALUED.has(arg)) at++;
+  }
+  return found;
+}
+
 /** git's global options: the verb's index and the directory `-C` moves it to (null: unknown). */
 function globalOptions(args: readonly string[]): { at: number; prefix: string | null } {
   let prefix: string | null = '';

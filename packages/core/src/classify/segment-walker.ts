@@ -370,6 +370,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     texts: [],
     code: [],
     printed: [],
+    entered: [],
     opaque: [],
     variables: new Map(),
   };

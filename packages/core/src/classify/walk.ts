@@ -2,6 +2,7 @@
 
 import { directoryChange } from './directory-changes.js';
 import { filterOperand } from './filter-operands.js';
+import { gitWorkingDirectories } from './git-content-reads.js';
 import type { ShellWord } from './lexed-line.js';
 import { recordDeclarations } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
@@ -77,6 +78,11 @@ export interface WalkTargets {
    */
   readonly printed: string[];
   /**
+   * The directories `cd DIR` and `git -C DIR` work in: a rule reads one as naming a path it
+   * guards (`cd secrets`), never as reading what it holds (`cd /repo`).
+   */
+  readonly entered: string[];
+  /**
    * The programs that run commands or words no one can read here (`curl ... | sh`, `... |
    * xargs cat`), or read files a list names (`tar -T list`): what they name is unknown.
    */
@@ -126,18 +132,24 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
   const texts = textsOf(words);
   if (walk.targets) {
     const filter = filterOperand(texts);
-    const printer = words[0]?.dynamic === false && PRINTERS.has(programName(texts[0]!));
+    const program = words[0]?.dynamic === false ? programName(texts[0]!) : '';
+    const printer = PRINTERS.has(program);
+    const changed = directoryChange(words);
+    // `cd DIR` and `git -C DIR` work in DIR; they read no file of it by that word.
+    const entered = new Set(
+      changed !== undefined ? words.keys() : program === 'git' ? gitWorkingDirectories(texts) : [],
+    );
     for (const [index, word] of words.entries()) {
       if (index === 0) continue;
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).
       if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
+      else if (entered.has(index)) walk.targets.entered.push(word.text);
       else (printer ? walk.targets.printed : walk.targets.words).push(word.text);
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }
     walk.targets.recursive.push(...recursiveReads(texts));
     if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
     recordDeclarations(walk.targets, words);
-    const changed = directoryChange(words);
     if (changed !== undefined) walk.targets.directories.push(changed);
   }
   const segment: ClassifiedSegment = {

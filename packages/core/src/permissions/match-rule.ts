@@ -194,8 +194,15 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
   if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
   const reaches = (target: CanonicalTarget, named: boolean) => {
     if (target.kind !== 'path') return false;
-    if (target.holdsProject === true) return true;
     const path = target.rooted ? target.text : target.rootedWhenFolded;
+    // A directory a command works in (`cd /repo`) is read only when it is a guarded path.
+    if (target.entered === true) {
+      return sources.some(
+        (source) =>
+          notRooted(source) || (path !== undefined && bindingPatternNames(source, path, {})),
+      );
+    }
+    if (target.holdsProject === true) return true;
     if (path === undefined) return false;
     const folded = foldedPathText(path);
     const entry = target.globEntry;

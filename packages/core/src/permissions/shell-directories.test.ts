@@ -71,3 +71,29 @@ describe('a line that starts cd DIR && runs the rest in DIR or not at all', () =
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
 });
+
+describe('the directory a command works in is not read through', () => {
+  it.each([
+    'cd /repo && git status',
+    'cd /repo && npm test',
+    'git -C /repo status',
+    'git -C /repo log --oneline -5',
+    'git -C . diff -- src',
+    'cd /repo && git diff -- src',
+  ])('grants %j under a deny of secrets/**', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+
+  it.each([
+    'cd secrets',
+    'cd /repo/secrets && ls',
+    'cd SECRETS && ls',
+    'cd s* && ls',
+    'git -C secrets status',
+    'cd /repo && rg x',
+    'cd /repo && cat secrets/key',
+    'git -C /repo diff',
+  ])('asks for %j, which enters a guarded directory or reads one', (command) => {
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
+  });
+});

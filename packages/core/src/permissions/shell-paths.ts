@@ -74,7 +74,8 @@ function optionValue(word: string): string {
  * and the directory a recursive reader given no path reads (`.` of `rg x`). A relative word
  * is read in the call's working directory (the project root when none is said; anywhere for
  * one that cannot be placed, see workingBase) and each directory the line's `cd`s may have led to (`cd src && cat a.key` names
- * `src/a.key`). A word may be no path at all (`echo secrets/key`), so a rule reads these
+ * `src/a.key`); the directory a `cd` or `git -C` enters names a guarded path only when it is one
+ * (`cd /repo` reads nothing it holds). A word may be no path at all (`echo secrets/key`), so a rule reads these
  * only to ask. Read within the classifier's bound over the call's commands together; past
  * it, or past a `cd` to a directory the words do not say, a word whose expansion may name
  * any path (`cat $F`) or one in a home directory (`~/x`), the call names the filesystem
@@ -93,6 +94,7 @@ export function shellPathTargets(
   const texts = new Set<string>();
   const through = new Set<string>();
   const globs = new Set<string>();
+  const enteredTexts = new Set<string>();
   let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
   for (const command of commandsCarried(input, entry?.commands).commands) {
     // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
@@ -115,6 +117,7 @@ export function shellPathTargets(
     const expands = (word: string) => dynamic.has(word);
     const words = expandedWords(walked.words, expands, walked.variables);
     const printed = expandedWords(walked.printed, expands, walked.variables);
+    const entered = expandedWords(walked.entered, expands, walked.variables);
     const recursive = expandedWords(walked.recursive, expands, walked.variables);
     // A redirection's target keeps its expansions as written (`cat < $F`).
     const redirected = expandedWords(
@@ -122,10 +125,13 @@ export function shellPathTargets(
       (word) => /[$`]/.test(word),
       walked.variables,
     );
-    if (here === null || words === null || printed === null) return [ANYWHERE];
+    if (here === null || words === null || printed === null || entered === null) return [ANYWHERE];
     if (recursive === null || redirected === null) return [ANYWHERE];
-    const spelled = [...words, ...printed];
-    if (walked.opaque.length > 0 || [...spelled, ...redirected].some(namesHome)) return [ANYWHERE];
+    // A glob the shell expands in `cd s*` is read as any other word.
+    const globbed = entered.filter((word) => globParts(optionValue(word)) !== null);
+    const spelled = [...words, ...printed, ...globbed];
+    const home = [...spelled, ...entered, ...redirected].some(namesHome);
+    if (walked.opaque.length > 0 || home) return [ANYWHERE];
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
       if (value === '') return;
@@ -135,6 +141,7 @@ export function shellPathTargets(
         for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
     };
     for (const word of [...spelled, ...redirected, ...walked.texts]) add(word, texts);
+    for (const word of entered) if (!globbed.includes(word)) add(word, enteredTexts);
     // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
     // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
     for (const text of [...spelled, ...walked.texts, ...walked.code]) {
@@ -142,7 +149,8 @@ export function shellPathTargets(
     }
     for (const word of recursive) add(word, through);
     const readThrough = new Set(recursive);
-    for (const word of [...words, ...redirected, ...recursive, ...printed.filter(namesInside)]) {
+    const listing = printed.filter(namesInside);
+    for (const word of [...words, ...globbed, ...redirected, ...recursive, ...listing]) {
       const value = optionValue(word);
       const glob = globParts(value);
       if (glob === null) continue;
@@ -168,6 +176,9 @@ export function shellPathTargets(
       ...canonicalPath(text, projectRoot),
       readThrough: true as const,
     })),
+    ...[...enteredTexts]
+      .filter((text) => !texts.has(text) && !through.has(text))
+      .map((text) => ({ ...canonicalPath(text, projectRoot), entered: true as const })),
   ];
 }
 

@@ -34,6 +34,11 @@ export interface CanonicalTarget {
    * `src/**` + `/*.ts`), which every name the shell gives it ends with.
    */
   readonly globLast?: string;
+  /**
+   * For a shell command's path: a directory the command works in (`cd DIR`, `git -C DIR`),
+   * which names a guarded path when it is one but reads nothing it holds.
+   */
+  readonly entered?: true;
   /** For a tool's path: what its manifest says it names (ToolTarget's `names`; a glob reads as a directory). */
   readonly names?: 'file' | 'directory';
 }
