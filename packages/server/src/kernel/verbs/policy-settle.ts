@@ -134,7 +134,7 @@ export function forgetQueuedSettles(ctx: KernelContext): void {
 /**
  * One sweep's share of settling: at the first sweep after a start and every `rescanMs` after,
  * every workspace with a parked row holding approvals is queued; then a page of each queued
- * workspace in turn, until {@link ROWS_PER_SWEEP} rows were read or
+ * workspace in turn, until {@link ROWS_PER_SWEEP} rows were read, a page's worth approved or
  * {@link WORKSPACES_PER_SWEEP} workspaces looked at. A workspace whose last page was read
  * leaves the queue; one whose page or a row of it failed is looked at again from its first
  * row, after a wait that doubles with each failure. Returns how many rows it approved; never
@@ -164,7 +164,8 @@ export async function settleQueued(
   let read = 0;
   const due = [...queue.workspaces].filter(([, pending]) => pending.retryAt <= now);
   for (const [workspaceId, pending] of due.slice(0, WORKSPACES_PER_SWEEP)) {
-    if (options.stopping() || read >= ROWS_PER_SWEEP) break;
+    // Each approval is a unit of its own: a sweep makes at most a page of them.
+    if (options.stopping() || read >= ROWS_PER_SWEEP || approved >= SWEEP_PAGE) break;
     let next: PendingSettle | null;
     try {
       const page = await settlePage(ctx, { workspaceId, limit: SWEEP_PAGE, after: pending.after });
