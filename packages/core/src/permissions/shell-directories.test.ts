@@ -70,6 +70,11 @@ describe('a line that starts cd DIR && runs the rest in DIR or not at all', () =
   ])('asks for %j, a read that may reach secrets/', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
+
+  it('reads a chain of more leading cds than it follows as going anywhere', () => {
+    expect(decide(`${'cd a && '.repeat(16)}rg x`, [denySecrets]).verdict).toBe('allow');
+    expect(decide(`${'cd a && '.repeat(40)}rg x`, [denySecrets]).verdict).toBe('ask');
+  });
 });
 
 describe('the directory a command works in is not read through', () => {

@@ -105,7 +105,8 @@ export function shellPathTargets(
     // A leading `cd docs &&` moves where the line starts; its other cds are read as before.
     const changes = [...walked.directories];
     let start = base ?? '.';
-    for (const directory of leadingDirectories(command)) {
+    // Past the bound the rest are read as any cd (a line of thousands would cost a pass each).
+    for (const directory of leadingDirectories(command).slice(0, MAX_DIRECTORIES)) {
       const at = changes.indexOf(directory);
       if (at < 0) break;
       changes.splice(at, 1);
