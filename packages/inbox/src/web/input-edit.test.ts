@@ -96,3 +96,28 @@ describe('inputDiffLines', () => {
     ]);
   });
 });
+
+describe('editableText', () => {
+  it('writes a character that reorders or hides text as its JSON escape, and reads back the same input', () => {
+    const input = {
+      command: 'ls build \u202e# txt.ssecca',
+      'k\u200bey': ['tag \u{e0041} end', 'del \u007f', 'émoji ✅ and תשובה stay'],
+    };
+    const text = editableText(input);
+    expect(text).toBe(
+      [
+        '{',
+        '  "command": "ls build \\u202e# txt.ssecca",',
+        '  "k\\u200bey": [',
+        '    "tag \\udb40\\udc41 end",',
+        '    "del \\u007f",',
+        '    "émoji ✅ and תשובה stay"',
+        '  ]',
+        '}',
+      ].join('\n'),
+    );
+    expect(readEditedInput(text, input)).toEqual({ ok: true, value: input, changed: false });
+    // An input without such characters is written as JSON writes it.
+    expect(editableText({ command: 'ls' })).toBe('{\n  "command": "ls"\n}');
+  });
+});

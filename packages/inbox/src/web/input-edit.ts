@@ -3,7 +3,7 @@
  * call's new input, and the line diff of that input against the original.
  * No DOM, so it is unit-tested in Node.
  */
-import { visibleText } from '@airlock/sdk';
+import { hasHiddenCharacters, visibleText } from '@airlock/sdk';
 import { type DiffLine, diffLinesOf } from './diff-source.js';
 import { sameJson } from './input-changes.js';
 
@@ -12,9 +12,26 @@ export type EditedInput =
   | { ok: true; value: unknown; changed: boolean }
   | { ok: false; message: string };
 
-/** The text an input is edited as: JSON, indented by two spaces. */
+/** A character as JSON escapes (`\u202e`; a character past U+FFFF as its two halves). */
+function jsonEscapes(character: string): string {
+  return [...Array(character.length).keys()]
+    .map((i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`)
+    .join('');
+}
+
+/**
+ * The text an input is edited as: JSON, indented by two spaces. A character that changes how
+ * text reads without showing (a bidirectional override, a zero-width space) is written as its
+ * JSON escape (`\u202e`): read back, it is the same input, and the text area shows the call as it
+ * runs, not reordered or with parts hidden.
+ */
 export function editableText(input: unknown): string {
-  return JSON.stringify(input ?? null, null, 2);
+  const text = JSON.stringify(input ?? null, null, 2);
+  if (!hasHiddenCharacters(text)) return text;
+  // Outside JSON's strings there is only ASCII: every such character stands in a string.
+  return text.replace(/[^\x20-\x7e\n]/gu, (character) =>
+    hasHiddenCharacters(character) ? jsonEscapes(character) : character,
+  );
 }
 
 /** Where `position` (a character offset) falls in `text`, counted from 1. */
