@@ -6,6 +6,7 @@ import {
   unknownVerbLine,
 } from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
+import { terminalJson } from '../terminal-lines.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -184,8 +185,9 @@ export async function audit(argv: string[]): Promise<number> {
       // workspace's (at or after it). The page still moves on from its last record, kept or not.
       const kept =
         run === null || since === null ? records : records.filter((record) => record.at >= since);
-      // One record a line; stringifying what the kernel's JSON lines parsed to gives back its text.
-      const lines = kept.map((record) => `${JSON.stringify(record)}\n`).join('');
+      // One record a line; stringifying what the kernel's JSON lines parsed to gives back its
+      // text, with what a terminal would act on escaped (the same value to a parser).
+      const lines = kept.map((record) => `${terminalJson(record)}\n`).join('');
       // A slow reader (a pipe to gzip, a network copy) holds the next page: a long export
       // never piles up in memory.
       if (lines && !process.stdout.write(lines)) await once(process.stdout, 'drain');

@@ -17,7 +17,7 @@ import {
   type VerbShape,
 } from '../command-line.js';
 import { warnOfSecretOnCommandLine } from '../secret-input.js';
-import { type OutputLine, terminalLine } from '../terminal-lines.js';
+import { type OutputLine, terminalJson, terminalLine } from '../terminal-lines.js';
 import { OperatorError } from './operator-error.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
@@ -193,7 +193,7 @@ export async function describeFailure(
 }
 
 /**
- * Prints a value as JSON (as the kernel answered it) or as the lines a person
+ * Prints a value as JSON (as the kernel answered it, see {@link terminalJson}) or as the lines a person
  * reads, each with its control characters and tabs escaped; a table row's
  * cells are escaped one by one and joined by tabs (see {@link terminalLine}).
  */
@@ -202,6 +202,6 @@ export function print(
   value: unknown,
   lines: () => readonly OutputLine[],
 ): void {
-  if (connection.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  if (connection.json) process.stdout.write(`${terminalJson(value, 2)}\n`);
   else process.stdout.write(`${lines().map(terminalLine).join('\n')}\n`);
 }

@@ -41,6 +41,10 @@ describe('human CLI output escapes terminal control sequences', { timeout: 180_0
     expect(
       JSON.parse(json.stdout).decisions.map((row: { tool_name: string }) => row.tool_name),
     ).toContain(HOSTILE);
+    // The same value, its C1 controls and bidirectional marks written as \u escapes: JSON on a
+    // terminal is read by a person too.
+    expect(json.stdout).not.toMatch(RAW);
+    expect(json.stdout).toContain('rm\\u001b[31m\\u009b2J\\u202eevil\\nforged line');
     const shown = await runOperatorCli(d, ['runs', 'show', runId]);
     expect(shown.stdout).not.toMatch(RAW);
     expect(shown.stdout).toContain('rm\\x1b[31m');
@@ -76,6 +80,10 @@ describe('human CLI output escapes terminal control sequences', { timeout: 180_0
     const missing = await runOperatorCli(d, ['runs', 'show', 'run_\u001b[2Jx']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).not.toMatch(RAW);
+    const audit = await runOperatorCli(d, ['audit', 'export', '--run', runId]);
+    expect(audit.code).toBe(0);
+    expect(audit.stdout).toContain('no\\u001b]0;pwned\\u0007 way');
+    expect(audit.stdout).not.toMatch(RAW);
   });
 
   it('in a table cell, where a tab would fake a column', async () => {
