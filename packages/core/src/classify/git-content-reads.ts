@@ -26,6 +26,12 @@ const INTERACTIVE = new Set(['add', 'commit', 'checkout', 'reset', 'restore', 's
 /** Verbs whose bare operands are always paths, never revisions. */
 const PATH_OPERANDS = new Set(['add', 'stage', 'commit', 'status']);
 
+/** Verbs that write tracked files into the work tree. */
+const WORK_TREE_WRITERS = new Set([
+  ...['checkout', 'switch', 'reset', 'restore', 'stash', 'merge', 'pull', 'rebase'],
+  ...['cherry-pick', 'revert', 'read-tree', 'checkout-index', 'am', 'apply', 'clone'],
+]);
+
 /** Verbs that print or copy out tracked content whatever their operands (a hash may name any blob). */
 const COPIES_OUT = new Set(['archive', 'fast-export', 'pack-objects', 'unpack-file', 'merge-tree']);
 
@@ -163,11 +169,24 @@ function globalOptions(args: readonly string[]): { at: number; prefix: string | 
  * (`git status`, `git log --stat`, `git diff --name-only`). `args` follow the `git` word.
  */
 export function gitContentReads(args: readonly string[]): string[] {
-  const { at, prefix: given } = globalOptions(args);
+  const { at, prefix } = globalOptions(args);
   const verb = args[at];
   if (verb === undefined) return [];
+  // Another work tree (`--work-tree=/tmp/w reset --hard`, or the directory `--git-dir` runs in)
+  // receives the tracked files a verb writes: it copies them out.
+  if (prefix === null && WORK_TREE_WRITERS.has(verb)) return [WHOLE_REPOSITORY];
+  const reads = verbReads(verb, args, { at, prefix: prefix ?? '' });
+  // In a directory or work tree the words do not place, any path it reads may be anywhere.
+  return prefix === null && reads.length > 0 ? [WHOLE_REPOSITORY] : reads;
+}
+
+/** {@link gitContentReads} of one verb, its pathspecs read in git's directory `prefix`. */
+function verbReads(
+  verb: string,
+  args: readonly string[],
+  { at, prefix: given }: { at: number; prefix: string },
+): string[] {
   const rest = args.slice(at + 1);
-  if (given === null) return [WHOLE_REPOSITORY];
   const read = (list: readonly string[]) => pathspecs(list, { verb, prefix: given });
   if (verb === 'grep') {
     const separator = rest.indexOf('--');
@@ -204,6 +223,10 @@ export function gitContentReads(args: readonly string[]): string[] {
     return [WHOLE_REPOSITORY];
   }
   if (verb === 'worktree') return rest.includes('add') ? [WHOLE_REPOSITORY] : [];
+  // A push to a path (`git push /tmp/b main`) copies the history where the agent reads it.
+  if (verb === 'push' && rest.some((arg) => /^(\.{0,2}\/|~|file:)/.test(arg))) {
+    return [WHOLE_REPOSITORY];
+  }
   if (verb === 'checkout-index') {
     return rest.some((arg) => arg.startsWith('--prefix')) ? [WHOLE_REPOSITORY] : [];
   }

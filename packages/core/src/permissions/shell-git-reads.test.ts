@@ -45,6 +45,10 @@ describe('a git command that prints or copies tracked content reads what it reac
     "git grep x -- '*.key'",
     "git -c alias.d='diff HEAD' d",
     'git lg',
+    'git --work-tree=/tmp/w reset --hard',
+    'cd /tmp/w && git --git-dir=/repo/.git checkout -f HEAD',
+    'git push /tmp/bare HEAD:main',
+    'git push file:///tmp/bare main',
     'git log -p src/a.ts',
     'git log -p main...feature',
     'git diff HEAD .',
@@ -91,6 +95,8 @@ describe('a git command that prints or copies tracked content reads what it reac
     'git ls-files',
     'git grep x -- src',
     'git lfs pull',
+    'git --git-dir=.git log --oneline',
+    'git --work-tree=/tmp/w status',
     'git -c alias.s=status s',
   ])('grants %j, which prints names only or content outside secrets/', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
