@@ -43,3 +43,49 @@ export async function endedRunsBefore(
     .limit(rowLimit(options.limit))
     .execute();
 }
+
+/**
+ * How many rows each of these runs holds in the tables its delete touches besides its own row
+ * (task rows, member approvals, notification deliveries), counted on their run-id indexes: the
+ * pruner sizes a batch by them before it reads any of those rows, so it reads the rows of the
+ * runs it prunes and no others (a run of a long hooked session holds thousands).
+ */
+export async function rowCountsOfRuns(
+  store: Store,
+  runIds: readonly string[],
+): Promise<Map<string, number>> {
+  const counts = new Map(runIds.map((id) => [id, 0]));
+  if (runIds.length === 0) return counts;
+  const ids = [...runIds];
+  const add = (rows: readonly { run_id: string | null; count: number | string | bigint }[]) => {
+    for (const row of rows) {
+      if (row.run_id !== null)
+        counts.set(row.run_id, (counts.get(row.run_id) ?? 0) + Number(row.count));
+    }
+  };
+  add(
+    await store.db
+      .selectFrom('tasks')
+      .select((eb) => ['run_id', eb.fn.countAll<number | string | bigint>().as('count')])
+      .where('run_id', 'in', ids)
+      .groupBy('run_id')
+      .execute(),
+  );
+  add(
+    await store.db
+      .selectFrom('task_approvals')
+      .select((eb) => ['run_id', eb.fn.countAll<number | string | bigint>().as('count')])
+      .where('run_id', 'in', ids)
+      .groupBy('run_id')
+      .execute(),
+  );
+  add(
+    await store.db
+      .selectFrom('notification_deliveries')
+      .select((eb) => ['run_id', eb.fn.countAll<number | string | bigint>().as('count')])
+      .where('run_id', 'in', ids)
+      .groupBy('run_id')
+      .execute(),
+  );
+  return counts;
+}

@@ -1,7 +1,7 @@
 import { AUDIT_EVENT_TYPES, type AuditTask } from '../../audit/audit-records.js';
 import type { DeliveryRow } from '../../store/notifications.js';
 import { deleteEvents } from '../../store/retention.js';
-import { endedRunsBefore } from '../../store/retention-ended-runs.js';
+import { endedRunsBefore, rowCountsOfRuns } from '../../store/retention-ended-runs.js';
 import {
   approvalsOfRuns,
   ConversationRevivedError,
@@ -72,38 +72,36 @@ function byRun<T extends { run_id: string }>(rows: readonly T[]): Map<string, T[
 /**
  * Reads the oldest ended runs and keeps the longest prefix whose rows (the
  * runs, their task rows, approvals and deliveries) fit in one unit of work,
- * one run at least.
+ * one run at least, sized by counting those rows first: only the rows of the
+ * runs kept are read.
  */
 async function nextBatch(job: RunPruning): Promise<RunBatch | null> {
-  const runs = await endedRunsBefore(job.ctx.store, {
+  const read = await endedRunsBefore(job.ctx.store, {
     workspaceId: job.workspaceId,
     cutoff: job.cutoff,
     limit: job.batchRuns,
   });
-  if (runs.length === 0) return null;
-  const ids = runs.map((run) => run.id);
-  const [tasks, approvals, deliveries] = [
-    byRun(await tasksOfRuns(job.ctx.store, ids)),
-    byRun(await approvalsOfRuns(job.ctx.store, ids)),
-    byRun(await deliveriesOfRuns(job.ctx.store, ids)),
-  ];
-  const batch: RunBatch = { rows: 0, runs: [], tasks: [], approvals: [], deliveries: [] };
+  if (read.length === 0) return null;
+  const counts = await rowCountsOfRuns(
+    job.ctx.store,
+    read.map((run) => run.id),
+  );
+  const runs: RunTable[] = [];
   let rows = 0;
-  for (const run of runs) {
-    const weight =
-      1 +
-      (tasks.get(run.id)?.length ?? 0) +
-      (approvals.get(run.id)?.length ?? 0) +
-      (deliveries.get(run.id)?.length ?? 0);
-    if (batch.runs.length > 0 && rows + weight > job.budgets.runs.rows) break;
+  for (const run of read) {
+    const weight = 1 + (counts.get(run.id) ?? 0);
+    if (runs.length > 0 && rows + weight > job.budgets.runs.rows) break;
     rows += weight;
-    batch.rows = rows;
-    batch.runs.push(run);
-    batch.tasks.push(...(tasks.get(run.id) ?? []));
-    batch.approvals.push(...(approvals.get(run.id) ?? []));
-    batch.deliveries.push(...(deliveries.get(run.id) ?? []));
+    runs.push(run);
   }
-  return batch;
+  const ids = runs.map((run) => run.id);
+  return {
+    rows,
+    runs,
+    tasks: await tasksOfRuns(job.ctx.store, ids),
+    approvals: await approvalsOfRuns(job.ctx.store, ids),
+    deliveries: await deliveriesOfRuns(job.ctx.store, ids),
+  };
 }
 
 /** A runs export line: the run with its task rows, member approvals and notices. */
