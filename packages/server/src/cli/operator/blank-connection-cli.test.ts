@@ -25,6 +25,22 @@ describe('a blank workspace or credential is missing, not sent (exit 2)', {
     expect(refused.stderr).toContain(message);
   });
 
+  // A token file written on Windows, read with `export AIRLOCK_TOKEN="$(cat token)"`, keeps its \r.
+  it.each([
+    ['alk_member_x\r', 'a line break'],
+    ['alk_member_x ', 'a space'],
+    ['alk_mémber_x', 'a character that is not visible ASCII'],
+  ])('refuses AIRLOCK_TOKEN %j naming it, never quoting it (exit 2)', async (token, what) => {
+    const refused = await runOperatorCli(target, ['runs', 'list'], { token });
+    expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+      code: 2,
+      stderr: `airlock: AIRLOCK_TOKEN holds ${what}: a token is one word of visible ASCII, as issued\n`,
+    });
+    const flagged = await runOperatorCli(target, ['runs', 'list', '--token', token]);
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toContain(`airlock: --token holds ${what}: `);
+  });
+
   it('AIRLOCK_WORKSPACE and AIRLOCK_TOKEN holding only spaces count as unset', async () => {
     const workspace = await runOperatorCli({ ...target, workspaceId: '  ' }, ['runs', 'list']);
     expect({ code: workspace.code, stderr: workspace.stderr }).toEqual({

@@ -85,8 +85,9 @@ export function parseOperatorArgs(
 
 /**
  * Reads the connection from flags and the environment.
- * @throws UsageError (exit 2) when the token or workspace is missing or blank, or the
- *   URL or timeout is not one it can use (naming the flag or variable).
+ * @throws UsageError (exit 2) when the token or workspace is missing or blank, the token
+ *   holds what no token does, or the URL or timeout is not one it can use (naming the flag
+ *   or variable).
  */
 export function connectionFrom(values: {
   url?: string | boolean | undefined;
@@ -107,6 +108,13 @@ export function connectionFrom(values: {
   if (typeof workspace !== 'string' || workspace.trim() === '') {
     throw new UsageError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE');
   }
+  const unlikeToken = tokenProblem(token);
+  if (unlikeToken !== null) {
+    const source = typeof values.token === 'string' ? '--token' : 'AIRLOCK_TOKEN';
+    throw new UsageError(
+      `${source} holds ${unlikeToken}: a token is one word of visible ASCII, as issued`,
+    );
+  }
   const { timeoutMs } = usable(() => readRequestTimeout(flagText(values, 'timeout'), process.env));
   // It works (scripts use it), but its credential stays valid after the command: said each time.
   if (typeof values.token === 'string') {
@@ -124,6 +132,18 @@ export function connectionFrom(values: {
     repeatFlags,
     call: lazyCallerOf(kernel, token, timeoutMs),
   };
+}
+
+/**
+ * What in a credential no token holds, or null: a line break (a token file
+ * with Windows line ends, read into AIRLOCK_TOKEN), a space, a character
+ * past visible ASCII. Said before any call, naming where it came from; the
+ * SDK's own refusal named neither, with exit 1.
+ */
+function tokenProblem(token: string): string | null {
+  if (/[\r\n]/.test(token)) return 'a line break';
+  if (/\s/.test(token)) return 'a space';
+  return /^[\x21-\x7e]+$/.test(token) ? null : 'a character that is not visible ASCII';
 }
 
 /**
