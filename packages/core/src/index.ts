@@ -150,6 +150,7 @@ export {
   validateOverlayDocument,
   validateToolManifest,
 } from './permissions/validate-permissions.js';
+export { placedDirectory } from './permissions/working-directory-condition.js';
 // The wire contract every plane speaks: operations, inputs, views, events, error codes.
 export * from './protocol/index.js';
 export type { CompiledRule } from './rules/compiled-rule.js';

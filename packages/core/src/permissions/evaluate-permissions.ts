@@ -15,6 +15,7 @@ import {
 import { type FallbackReason, selectRuleSet } from './select-rule-set.js';
 import { lazyShellPaths } from './shell-paths.js';
 import { type CanonicalTarget, callTargets } from './targets.js';
+import { callDirectory } from './working-directory-condition.js';
 
 /** Where a deciding permission rule came from. */
 export type PermissionScope = 'baseline' | 'rule_set' | 'user' | 'project' | 'conversation';
@@ -194,6 +195,7 @@ export function evaluateGuardrails(request: {
       input: request.input,
       targets,
       shellPaths: lazyShellPaths(entry, request.input, projectRoot, workingDirectory),
+      directory: callDirectory(workingDirectory, projectRoot),
     },
   );
   if (found === null) return null;
@@ -243,6 +245,7 @@ export function evaluatePermissions(request: PermissionRequest): PermissionOutco
     input: request.input,
     targets,
     shellPaths: lazyShellPaths(entry, request.input, projectRoot, workingDirectory),
+    directory: callDirectory(workingDirectory, projectRoot),
   };
   const finding = baselineFinding(call, { hasManifest: request.manifest !== undefined });
   const baseline: Candidate | null = finding

@@ -17,6 +17,7 @@ import {
   type TargetCoverage,
 } from './target-coverage.js';
 import { type CanonicalTarget, foldedPathText } from './targets.js';
+import { workingDirectoryHolds } from './working-directory-condition.js';
 
 /** A call as the permission rules read it. */
 export interface PermissionCallFacts {
@@ -28,6 +29,8 @@ export interface PermissionCallFacts {
   readonly targets: readonly CanonicalTarget[];
   /** The words of the shell commands the input carries, as paths (shell-paths.ts), read on demand. */
   readonly shellPaths?: ShellPaths;
+  /** Where the call is made, placed as a rule's `working_directory` is (working-directory-condition.ts). */
+  readonly directory?: string | undefined;
 }
 
 const globs = new Map<string, Glob | null>();
@@ -170,6 +173,7 @@ const TREE_REMOVING_TRAITS = new Set(['delete', 'destructive']);
  */
 export function permissionRuleMatches(rule: PermissionRule, call: PermissionCallFacts): boolean {
   if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
+  if (!workingDirectoryHolds(rule, call)) return false;
   if (rule.targets === undefined && rule.urls === undefined) return true;
   if (call.targets.length === 0) return false;
   if (rule.verdict === 'allow')
@@ -192,6 +196,7 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
   const sources = rule.targets;
   if (rule.verdict === 'allow' || sources === undefined) return false;
   if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
+  if (!workingDirectoryHolds(rule, call)) return false;
   const reaches = (target: CanonicalTarget, named: boolean) => {
     if (target.kind !== 'path') return false;
     const path = target.rooted ? target.text : target.rootedWhenFolded;

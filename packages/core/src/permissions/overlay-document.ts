@@ -22,11 +22,20 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The rule that remembers exactly one call: its tool by exact name (never a
- * glob, so a tool named `b*` does not grant `bash`) and its whole input by
- * exact value.
+ * glob, so a tool named `b*` does not grant `bash`), its whole input by exact
+ * value, and the directory it was made in when the agent said one (its
+ * relative paths name other files from another directory).
  */
-export function exactCallRule(toolName: string, input: unknown): RememberRule {
-  return { tool_names: [toolName], arguments: { '': input ?? null } };
+export function exactCallRule(
+  toolName: string,
+  input: unknown,
+  workingDirectory?: string | null,
+): RememberRule {
+  return {
+    tool_names: [toolName],
+    arguments: { '': input ?? null },
+    ...(workingDirectory ? { working_directory: workingDirectory } : {}),
+  };
 }
 
 /**

@@ -98,6 +98,17 @@ const ruleFields = {
   arguments: z.record(z.string(), z.unknown()).optional(),
   /** Globs over string arguments by JSON pointer. */
   argument_patterns: z.record(z.string(), z.string()).optional(),
+  /**
+   * The absolute directory the call is made in (a hooked agent's `cwd`; a call that says none
+   * is made in the project root): the rule holds only for calls made there, since a call's
+   * relative paths and shell words name other files elsewhere. Compared with `.`, `..`,
+   * doubled and trailing slashes resolved.
+   */
+  working_directory: z
+    .string()
+    .regex(/^\//, 'must be an absolute POSIX path (it starts with "/")')
+    .max(4096)
+    .optional(),
   /** What the model (deny) or the person (ask) reads. */
   reason: z.string().max(1024).optional(),
 };

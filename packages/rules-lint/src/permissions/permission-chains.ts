@@ -4,6 +4,7 @@ import {
   type PermissionRule,
   PermissionRuleSchema,
   permissionRuleMatches,
+  placedDirectory,
   pointerFrom,
   pointerTokens,
 } from '@airlock/core';
@@ -69,7 +70,16 @@ function sampleCall(rule: PermissionRule, input: unknown): PermissionCallFacts |
           risk_traits: rule.risks ? [rule.risks[0]] : [],
         }
       : undefined;
-  return { toolName: name, entry: entry as PermissionCallFacts['entry'], input, targets: [] };
+  return {
+    toolName: name,
+    entry: entry as PermissionCallFacts['entry'],
+    input,
+    targets: [],
+    // Made where the rule holds, so a rule held to a directory selects its own sample.
+    ...(rule.working_directory === undefined
+      ? {}
+      : { directory: placedDirectory(rule.working_directory) }),
+  };
 }
 
 /**

@@ -217,7 +217,11 @@ export async function rememberApproval(
   }
   const rule =
     remember.rule ??
-    exactCallRule(row.resolved_tool_name ?? row.tool_name, JSON.parse(row.tool_input));
+    exactCallRule(
+      row.resolved_tool_name ?? row.tool_name,
+      JSON.parse(row.tool_input),
+      row.working_directory,
+    );
   const inert = rememberWouldNotApply(row, rule);
   if (inert !== null) throw new AirlockError('remember_unavailable', inert);
   const key: OverlayKey = {
