@@ -64,7 +64,8 @@ export const replaceApprovalPolicyContract = defineContract({
     /**
      * The waiting calls the new policy approved at once: their approvals that still stand
      * already meet what it asks (a lowered `required`). Each is `runnable`, with a
-     * `task.approved` event whose `via` names the policy version.
+     * `task.approved` event whose `via` names the policy version. At most 500; the kernel
+     * approves any further ones after the put answers.
      */
     approved_calls: z.array(z.object({ run_id: z.string(), task_key: z.string() })),
   }),
