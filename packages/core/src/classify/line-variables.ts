@@ -34,6 +34,19 @@ export function recordAssignment(targets: VariableTargets, word: ShellWord): voi
   if (value !== '') targets.words.push(value);
 }
 
+/**
+ * The indexes of the assignments a declaration makes (`PATH=$PATH:/x` of `export
+ * PATH=$PATH:/x`): each is read as the value it records, not as a word the program opens.
+ */
+export function declaredAssignments(words: readonly ShellWord[]): Set<number> {
+  const first = words[0];
+  const found = new Set<number>();
+  if (first === undefined || first.dynamic || !DECLARERS.has(programName(first.text))) return found;
+  for (const [index, word] of words.entries())
+    if (index > 0 && NAMED.test(word.text)) found.add(index);
+  return found;
+}
+
 /** Records what `export`, `declare`, `local`... assign (`words` start with the program). */
 export function recordDeclarations(targets: VariableTargets, words: readonly ShellWord[]): void {
   const first = words[0];

@@ -4,7 +4,7 @@ import { directoryChange } from './directory-changes.js';
 import { filterOperand } from './filter-operands.js';
 import { gitWorkingDirectories } from './git-content-reads.js';
 import type { ShellWord } from './lexed-line.js';
-import { recordDeclarations } from './line-variables.js';
+import { declaredAssignments, recordDeclarations } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
 import { programName } from './program-paths.js';
 import { recursiveReads } from './recursive-reads.js';
@@ -139,8 +139,10 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     const entered = new Set(
       changed !== undefined ? words.keys() : program === 'git' ? gitWorkingDirectories(texts) : [],
     );
+    // `export F=$G/key` opens nothing: the value it records is read (recordDeclarations).
+    const declared = declaredAssignments(words);
     for (const [index, word] of words.entries()) {
-      if (index === 0) continue;
+      if (index === 0 || declared.has(index)) continue;
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).
       if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
       else if (entered.has(index)) walk.targets.entered.push(word.text);

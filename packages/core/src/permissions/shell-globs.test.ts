@@ -79,6 +79,8 @@ describe('a shell word whose expansion may lead anywhere', () => {
     'for f; do cat $f; done',
     'for f in secrets/*; do cat $f; done',
     'export F=secrets/key; cat "$F"',
+    'export F=$G/key; cat $F',
+    'export PATH=$PATH:/x; cat $PATH',
     'cat $HOME/repo/secrets/key',
   ])('asks for %j, a variable the line gives a guarded path or no known value', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('ask');
@@ -94,6 +96,9 @@ describe('a shell word whose expansion may lead anywhere', () => {
     'echo "$USER"',
     'F=src/a.ts; cat $F',
     'for f in src/*.ts; do wc -l "$f"; done',
+    'export PATH=$PATH:/usr/local/go/bin && go build ./...',
+    'export PATH="$HOME/.cargo/bin:$PATH" && cargo build',
+    'f() { local dir=$1; }',
   ])('grants %j, whose expansions give no path', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
