@@ -3,6 +3,7 @@ import {
   elapsedSince,
   parseDuration,
   progressLine,
+  shellQuoted,
   unknownVerbLine,
 } from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
@@ -10,6 +11,7 @@ import { terminalJson } from '../terminal-lines.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
+  describeFailure,
   OperatorError,
   parseOperatorArgs,
   UsageError,
@@ -121,6 +123,29 @@ function refuseStuckPage(
   );
 }
 
+/**
+ * A page read, or its failure told with what was written before it and the
+ * command that resumes after it (a kernel restarting or unreachable mid-export).
+ * @throws OperatorError with the failure as describeFailure says it, and the resume line.
+ */
+async function resumable<T>(
+  read: () => Promise<T>,
+  done: { written: number; through: number; again: (string | false)[] } | null,
+): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (done === null) throw error;
+    const { message, exitCode } = await describeFailure(error);
+    const [first = '', ...rest] = message.split('\n');
+    const again = done.again.filter((part) => typeof part === 'string').join(' ');
+    throw new OperatorError(first, exitCode, [
+      ...rest,
+      `  wrote ${done.written} decisions, through sequence ${done.through}; resume with: ${again}`,
+    ]);
+  }
+}
+
 /** Runs `airlock audit ...`; returns the exit code. */
 export async function audit(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, 'audit', {
@@ -173,13 +198,29 @@ export async function audit(argv: string[]): Promise<number> {
   try {
     for (;;) {
       const page = { workspace_id, ...from, order, limit: PAGE } as const;
-      const { records } =
-        run === null
-          ? await connection.call('audit.export', {
-              ...page,
-              ...(since === null ? {} : { since }),
-            })
-          : await connection.call('audit.run', { ...page, run_id: run });
+      const { records } = await resumable(
+        () =>
+          run === null
+            ? connection.call('audit.export', {
+                ...page,
+                ...(since === null ? {} : { since }),
+              })
+            : connection.call('audit.run', { ...page, run_id: run }),
+        // Oldest first, a later export starts after the last record read; newest first cannot.
+        order === 'oldest' && from.after > after
+          ? {
+              written,
+              through: from.after,
+              again: [
+                'airlock audit export',
+                ...connection.repeatFlags,
+                typeof values.since === 'string' && `--since ${shellQuoted(values.since)}`,
+                run !== null && `--run ${shellQuoted(run)}`,
+                `--after ${from.after}`,
+              ],
+            }
+          : null,
+      );
       refuseStuckPage(records.at(-1)?.seq, from, order);
       // A run's trail takes no time bound: --since is kept here, as the kernel keeps it for the
       // workspace's (at or after it). The page still moves on from its last record, kept or not.
