@@ -15,6 +15,8 @@ export interface SeedOptions {
   newestDays: number;
   /** Puts every this many consecutive runs in one conversation; absent: runs of no conversation. */
   runsPerConversation?: number;
+  /** Task rows per run (`t1`, `t2`, ...; default 1), each with a tool input of about 2 KB past the first. */
+  tasksPerRun?: number;
 }
 
 /** The event types a seeded run's log cycles through: decisions and lifecycle noise. */
@@ -32,7 +34,7 @@ const TYPES = [
 ] as const;
 
 /**
- * Fills a stopped kernel's SQLite store with ended runs (one task each) and
+ * Fills a stopped kernel's SQLite store with ended runs (one task each, or `tasksPerRun`) and
  * their events by bulk insert (prepared statements, 50,000 rows a
  * transaction), dated between two ages, and moves the workspace's event
  * counter past them. Bench-only: it writes around the kernel on purpose.
@@ -61,9 +63,11 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
   const insertTask = database.prepare(
     `insert into tasks (workspace_id, run_id, key, round, origin, kind, state, tool_name, tool_input,
        on_failure, attempts, created_at, updated_at, decision, result)
-     values (?, ?, 't1', 1, 'model', 'tool', 'succeeded', 'bash', '{"command":"ls"}', 'continue', 1, ?, ?,
+     values (?, ?, ?, 1, 'model', 'tool', 'succeeded', 'bash', ?, 'continue', 1, ?, ?,
        '{"outcome":"granted","granted_by":"mode","layer":"approval_rules","matched":[]}', '"ok"')`,
   );
+  const tasksPerRun = Math.max(1, options.tasksPerRun ?? 1);
+  const longerInput = JSON.stringify({ command: `echo ${'x'.repeat(2000)}` });
   const insertEvent = database.prepare(
     `insert into run_events (workspace_id, seq, run_id, task_key, type, data, principal, created_at)
      values (?, ?, ?, ?, ?, '{}', null, ?)`,
@@ -84,7 +88,10 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
         }
       }
       insertRun.run(runId, options.workspaceId, app.id, conversationId, at, at, at);
-      insertTask.run(options.workspaceId, runId, at, at);
+      for (let t = 1; t <= tasksPerRun; t++) {
+        const input = t === 1 ? '{"command":"ls"}' : longerInput;
+        insertTask.run(options.workspaceId, runId, `t${t}`, input, at, at);
+      }
       for (let e = 0; e < perRun; e++) {
         seq += 1;
         const type = TYPES[e % TYPES.length]!;
@@ -99,7 +106,7 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
       }
     }
   });
-  const runsPerChunk = Math.max(1, Math.floor(50_000 / (perRun + 2)));
+  const runsPerChunk = Math.max(1, Math.floor(50_000 / (perRun + tasksPerRun + 1)));
   for (let from = 0; from < options.runs; from += runsPerChunk) {
     chunk(from, Math.min(options.runs, from + runsPerChunk));
   }

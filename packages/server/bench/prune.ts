@@ -5,8 +5,9 @@
  *   pnpm --filter @airlock/server bench:prune [-- --events 200000 --runs 20000 --durability full]
  *                                              [--batch-rows 500 --batch-runs 100 --unit-budget-ms 3 --pace 1]
  *                                              [--runs-per-conversation 10 (0: none)]
+ *                                              [--tasks-per-run 1 (long hooked sessions hold hundreds)]
  *
- * Seeds a store with `runs` ended runs (100 to 200 days old, one task each,
+ * Seeds a store with `runs` ended runs (100 to 200 days old, one task each or `--tasks-per-run`,
  * every ten in a conversation unless told otherwise) and `events` events by
  * bulk insert, opens a kernel on it in this process, sets a policy of events and runs 90 days and
  * audit 365, and times one pruning pass. It prints runs and events pruned per
@@ -47,6 +48,7 @@ const { values } = parseArgs({
     // The pass's own speed: it never rests unless told (the kernel's default pace is 0.25).
     pace: { type: 'string', default: '1' },
     'runs-per-conversation': { type: 'string', default: '10' },
+    'tasks-per-run': { type: 'string', default: '1' },
   },
 });
 
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
       oldestDays: 200,
       newestDays: 100,
       runsPerConversation: Number(values['runs-per-conversation']) || undefined,
+      tasksPerRun: Number(values['tasks-per-run']) || 1,
     });
     const airlock = await startAirlock({
       dataDir,
