@@ -74,6 +74,7 @@ export class InboxView {
     filter: (text) => {
       this.list.filter(text);
       this.bulk.keepShown((key) => this.list.shows(key));
+      this.pages.show();
     },
     askNotify: () => this.attention.ask(),
     toggleHelp: () => this.toggleHelp(),
@@ -171,6 +172,7 @@ export class InboxView {
           'div',
           { class: 'list-pane' },
           this.marker.element,
+          this.pages.filterNote,
           this.pages.empty,
           this.list.element,
           this.pages.more,

@@ -214,6 +214,18 @@ export class WaitingList {
     return true;
   }
 
+  /** Whether a filter hides the rows that do not match it. */
+  get filtering(): boolean {
+    return this.words !== '';
+  }
+
+  /** How many rows on the list the filter shows. */
+  get matching(): number {
+    let shown = 0;
+    for (const entry of this.entries.values()) if (!entry.row.hidden) shown += 1;
+    return shown;
+  }
+
   /** True when the row of this key is on the list and the filter shows it. */
   shows(key: string): boolean {
     const row = this.entries.get(key)?.row;

@@ -55,6 +55,11 @@ export class WaitingPages {
 
   /** Shown while the list is empty: being read, or nothing waits. */
   readonly empty = h('p', { class: 'empty' }, READING);
+  /**
+   * While a filter is on: how many loaded rows match it, and that the rows not loaded yet
+   * were not searched (a filter for `rm -rf` finding none among 130 rows of 1000 says so).
+   */
+  readonly filterNote = h('p', { class: 'filter-note', role: 'status', hidden: true });
   /** Reads the next page (the list also reads it as the button scrolls into view). */
   readonly more = h(
     'button',
@@ -179,9 +184,29 @@ export class WaitingPages {
       shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`,
     );
     this.showEmpty();
+    this.showFilterNote(shown);
     this.more.hidden = this.nextCursor === null;
     this.more.textContent = `Show ${Math.min(PAGE, this.total - shown)} more of ${this.total}`;
     this.options.attention.count(this.total);
+  }
+
+  /** The filter's line: see {@link filterNote}; hidden while no filter is on. */
+  private showFilterNote(shown: number): void {
+    const { list } = this.options;
+    const note = this.filterNote;
+    note.hidden = !list.filtering;
+    if (note.hidden) {
+      note.textContent = '';
+      return;
+    }
+    const unloaded = this.total - shown;
+    const rest =
+      this.nextCursor === null
+        ? '.'
+        : `; ${unloaded > 0 ? `${unloaded} more` : 'more'} waiting calls are not loaded, so not searched: "Show more" loads them.`;
+    const words = `${list.matching} of the ${shown} loaded calls match the filter${rest}`;
+    // Rewritten only when it changes: a screen reader hears a new count, not every keystroke.
+    if (note.textContent !== words) note.textContent = words;
   }
 
   /** The empty list's line: reading, until the first page came; then only while nothing waits. */
