@@ -89,6 +89,19 @@ describe('a folder named restoring in the data directory', { timeout: 60_000 }, 
     expect(readdirSync(join(dataDir, 'restoring'))).toEqual(['notes.txt']);
   });
 
+  it('that is a file is refused the same way, and kept', async () => {
+    const dataDir = join(root, 'with-a-file-named-restoring');
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'restoring'), 'mine\n');
+    const refused = await runLocalCli(['restore', good, '--data-dir', dataDir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `airlock restore: restoring_dir_in_use: ${join(dataDir, 'restoring')} is a file or a link`,
+    );
+    expect(readFileSync(join(dataDir, 'restoring'), 'utf8')).toBe('mine\n');
+    expect(readdirSync(dataDir)).toEqual(['restoring']);
+  });
+
   it('left by a restore cut short (its copy and the files SQLite makes beside it) is cleared', async () => {
     const dataDir = join(root, 'after-a-cut-restore');
     mkdirSync(join(dataDir, 'restoring'), { recursive: true });

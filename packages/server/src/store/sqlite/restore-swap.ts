@@ -38,11 +38,18 @@ export function clearStaging(staging: string): void {
     ? readdirSync(staging).filter((name) => !STAGED_FILES.has(name))
     : [];
   if (!stat.isDirectory() || own.length > 0) {
-    const held = stat.isDirectory() ? `holds ${own.sort().join(', ')}` : 'is not a folder';
+    const names = own.sort();
+    const shown =
+      names.length > 5
+        ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`
+        : names.join(', ');
+    const what = stat.isDirectory()
+      ? `holds ${shown}, which a restore did not put there`
+      : 'is a file or a link, not a folder a restore made';
     throw new BackupError(
       'restoring_dir_in_use',
-      `${staging} ${held}, which a restore did not put there; the restore prepares the backup ` +
-        'in that folder: move it out of the data directory, then restore; nothing was changed',
+      `${staging} ${what}; the restore prepares the backup in a folder of that name: ` +
+        'move it out of the data directory, then restore; nothing was changed',
     );
   }
   rmSync(staging, { recursive: true, force: true });
