@@ -370,7 +370,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     texts: [],
     code: [],
     printed: [],
-    entered: [],
+    namedOnly: [],
     opaque: [],
     variables: new Map(),
   };

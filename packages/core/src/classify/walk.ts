@@ -2,6 +2,7 @@
 
 import { directoryChange } from './directory-changes.js';
 import { filterOperand } from './filter-operands.js';
+import { hasFlag } from './flags.js';
 import { gitWorkingDirectories } from './git-content-reads.js';
 import type { ShellWord } from './lexed-line.js';
 import { declaredAssignments, recordDeclarations } from './line-variables.js';
@@ -78,10 +79,10 @@ export interface WalkTargets {
    */
   readonly printed: string[];
   /**
-   * The directories `cd DIR` and `git -C DIR` work in: a rule reads one as naming a path it
-   * guards (`cd secrets`), never as reading what it holds (`cd /repo`).
+   * Words a command reads only as the path they name, never as a directory whose files it
+   * reads: the directory `cd DIR` and `git -C DIR` work in, what `ls DIR` lists (names).
    */
-  readonly entered: string[];
+  readonly namedOnly: string[];
   /**
    * The programs that run commands or words no one can read here (`curl ... | sh`, `... |
    * xargs cat`), or read files a list names (`tar -T list`): what they name is unknown.
@@ -135,9 +136,15 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     const program = words[0]?.dynamic === false ? programName(texts[0]!) : '';
     const printer = PRINTERS.has(program);
     const changed = directoryChange(words);
-    // `cd DIR` and `git -C DIR` work in DIR; they read no file of it by that word.
-    const entered = new Set(
-      changed !== undefined ? words.keys() : program === 'git' ? gitWorkingDirectories(texts) : [],
+    // `cd DIR` and `git -C DIR` work in DIR, `ls DIR` lists its names: they read no file of it.
+    const namedOnly = new Set(
+      changed !== undefined
+        ? words.keys()
+        : program === 'git'
+          ? gitWorkingDirectories(texts)
+          : program === 'ls' && !hasFlag(texts.slice(1), '-R', '--recursive')
+            ? texts.keys()
+            : [],
     );
     // `export F=$G/key` opens nothing: the value it records is read (recordDeclarations).
     const declared = declaredAssignments(words);
@@ -145,7 +152,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
       if (index === 0 || declared.has(index)) continue;
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).
       if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
-      else if (entered.has(index)) walk.targets.entered.push(word.text);
+      else if (namedOnly.has(index)) walk.targets.namedOnly.push(word.text);
       else (printer ? walk.targets.printed : walk.targets.words).push(word.text);
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }

@@ -201,7 +201,7 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
     if (target.kind !== 'path') return false;
     const path = target.rooted ? target.text : target.rootedWhenFolded;
     // A directory a command works in (`cd /repo`) is read only when it is a guarded path.
-    if (target.entered === true) {
+    if (target.namedOnly === true) {
       return sources.some(
         (source) =>
           notRooted(source) || (path !== undefined && bindingPatternNames(source, path, {})),

@@ -77,7 +77,7 @@ describe('a line that starts cd DIR && runs the rest in DIR or not at all', () =
   });
 });
 
-describe('the directory a command works in is not read through', () => {
+describe('the directory a command works in or lists is not read through', () => {
   it.each([
     'cd /repo && git status',
     'cd /repo && npm test',
@@ -85,6 +85,8 @@ describe('the directory a command works in is not read through', () => {
     'git -C /repo log --oneline -5',
     'git -C . diff -- src',
     'cd /repo && git diff -- src',
+    'ls -la /repo',
+    'ls /repo/src /repo/docs',
   ])('grants %j under a deny of secrets/**', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
@@ -98,7 +100,11 @@ describe('the directory a command works in is not read through', () => {
     'cd /repo && rg x',
     'cd /repo && cat secrets/key',
     'git -C /repo diff',
-  ])('asks for %j, which enters a guarded directory or reads one', (command) => {
+    'ls secrets',
+    'ls -la /repo/secrets/',
+    'ls -R /repo',
+    'ls s*',
+  ])('asks for %j, which enters or lists a guarded directory or reads one', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
 });

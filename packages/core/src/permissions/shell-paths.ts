@@ -94,7 +94,7 @@ export function shellPathTargets(
   const texts = new Set<string>();
   const through = new Set<string>();
   const globs = new Set<string>();
-  const enteredTexts = new Set<string>();
+  const namedOnlyTexts = new Set<string>();
   let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
   for (const command of commandsCarried(input, entry?.commands).commands) {
     // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
@@ -118,7 +118,7 @@ export function shellPathTargets(
     const expands = (word: string) => dynamic.has(word);
     const words = expandedWords(walked.words, expands, walked.variables);
     const printed = expandedWords(walked.printed, expands, walked.variables);
-    const entered = expandedWords(walked.entered, expands, walked.variables);
+    const namedOnly = expandedWords(walked.namedOnly, expands, walked.variables);
     const recursive = expandedWords(walked.recursive, expands, walked.variables);
     // A redirection's target keeps its expansions as written (`cat < $F`).
     const redirected = expandedWords(
@@ -126,12 +126,13 @@ export function shellPathTargets(
       (word) => /[$`]/.test(word),
       walked.variables,
     );
-    if (here === null || words === null || printed === null || entered === null) return [ANYWHERE];
+    if (here === null || words === null || printed === null || namedOnly === null)
+      return [ANYWHERE];
     if (recursive === null || redirected === null) return [ANYWHERE];
     // A glob the shell expands in `cd s*` is read as any other word.
-    const globbed = entered.filter((word) => globParts(optionValue(word)) !== null);
+    const globbed = namedOnly.filter((word) => globParts(optionValue(word)) !== null);
     const spelled = [...words, ...printed, ...globbed];
-    const home = [...spelled, ...entered, ...redirected].some(namesHome);
+    const home = [...spelled, ...namedOnly, ...redirected].some(namesHome);
     if (walked.opaque.length > 0 || home) return [ANYWHERE];
     const add = (word: string, into: Set<string>) => {
       const value = optionValue(word);
@@ -142,7 +143,7 @@ export function shellPathTargets(
         for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
     };
     for (const word of [...spelled, ...redirected, ...walked.texts]) add(word, texts);
-    for (const word of entered) if (!globbed.includes(word)) add(word, enteredTexts);
+    for (const word of namedOnly) if (!globbed.includes(word)) add(word, namedOnlyTexts);
     // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
     // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
     for (const text of [...spelled, ...walked.texts, ...walked.code]) {
@@ -177,9 +178,9 @@ export function shellPathTargets(
       ...canonicalPath(text, projectRoot),
       readThrough: true as const,
     })),
-    ...[...enteredTexts]
+    ...[...namedOnlyTexts]
       .filter((text) => !texts.has(text) && !through.has(text))
-      .map((text) => ({ ...canonicalPath(text, projectRoot), entered: true as const })),
+      .map((text) => ({ ...canonicalPath(text, projectRoot), namedOnly: true as const })),
   ];
 }
 

@@ -11,6 +11,8 @@ export interface CanonicalTarget {
   readonly rooted: boolean;
   /** For a path outside the project: true when it is a directory above the project root (`/`). */
   readonly holdsProject?: boolean;
+  /** An absolute path read with no project root: it cannot be placed, so it may lie anywhere. */
+  readonly withoutProjectRoot?: true;
   /**
    * For a path outside the project as written that lies inside it once case and Unicode
    * normalisation are set aside (`/REPO/src/a.ts` under `/repo`): its rooted form, which a
@@ -38,7 +40,7 @@ export interface CanonicalTarget {
    * For a shell command's path: a directory the command works in (`cd DIR`, `git -C DIR`),
    * which names a guarded path when it is one but reads nothing it holds.
    */
-  readonly entered?: true;
+  readonly namedOnly?: true;
   /** For a tool's path: what its manifest says it names (ToolTarget's `names`; a glob reads as a directory). */
   readonly names?: 'file' | 'directory';
 }
@@ -69,7 +71,11 @@ export function canonicalPath(raw: string, projectRoot: string | undefined): Can
     const absolute = raw.startsWith('/');
     const escaped = absolute || segments[0] === '..';
     const text = absolute ? `/${segments.join('/')}` : segments.join('/') || '.';
-    return { kind: 'path', text, rooted: !escaped, raw };
+    // With no project root an absolute path cannot be placed: it may lie in the project (a hooked
+    // agent names every file absolutely), so a deny or an ask reads it as one that may hold what
+    // it guards, never as a path outside.
+    const unplaced = absolute ? { holdsProject: true, withoutProjectRoot: true as const } : {};
+    return { kind: 'path', text, rooted: !escaped, raw, ...unplaced };
   }
   const absolute = normalizeSegments(raw.startsWith('/') ? raw : `/${root.join('/')}/${raw}`);
   // Above the filesystem root there is nothing: `/..` is `/`.
