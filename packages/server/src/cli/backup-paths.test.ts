@@ -88,6 +88,25 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
     },
   );
 
+  // Root may write in /proc as far as access() tells: the file's own open or mkdir fails there.
+  it('refuses a directory in /proc, where no file can be made, naming it (root too)', async () => {
+    const dataDir = join(root, 'data-proc');
+    mkdirSync(dataDir);
+    await (await Store.open({ dataDir })).close();
+    const backup = await runLocalCli(['backup', '/proc/airlock-b.sqlite', '--data-dir', dataDir]);
+    expect(backup).toMatchObject({ code: 1, stdout: '' });
+    expect(backup.stderr).toMatch(
+      /^airlock backup: backup_directory_not_writable: cannot write in \/proc \([^)]+\); name a file in a directory you may write to\n$/,
+    );
+    const good = join(root, 'good-proc.sqlite');
+    expect((await runLocalCli(['backup', good, '--data-dir', dataDir])).code).toBe(0);
+    const restore = await runLocalCli(['restore', good, '--data-dir', '/proc/airlock-restored']);
+    expect(restore).toMatchObject({ code: 1, stdout: '' });
+    expect(restore.stderr).toMatch(
+      /^airlock restore: data_dir_not_writable: cannot write in the data directory \/proc\/airlock-restored \([^)]+\); the restore puts the store there\n$/,
+    );
+  });
+
   it("refuses an empty backup file as a copy cut short, not as another program's file", async () => {
     const empty = join(root, 'empty.sqlite');
     writeFileSync(empty, '');

@@ -207,6 +207,11 @@ const REASONS: Record<string, string> = {
   EFBIG: 'the file would pass the size limit this process may write',
 };
 
+/** Why the file system refused, as said to an operator (`permission denied`), or undefined. */
+export function errnoReason(code: string): string | undefined {
+  return Object.hasOwn(REASONS, code) ? REASONS[code] : undefined;
+}
+
 /** SQLite's codes for a file it could not write or read, as said to an operator. */
 const SQLITE_REASONS: Record<string, string> = {
   SQLITE_FULL: 'no space left on the device',

@@ -8,7 +8,14 @@ import {
   backupSqliteStore,
 } from '../store/sqlite/sqlite-backup.js';
 import type { BackupArgs } from './backup-args.js';
-import { BackupPathError, checkBackupTarget, fileErrorOf, storeErrorOf } from './backup-paths.js';
+import {
+  BackupPathError,
+  checkBackupTarget,
+  errnoReason,
+  fileErrorOf,
+  storeErrorOf,
+} from './backup-paths.js';
+import { onTheWay } from './directory-setting.js';
 import { holdStopSignals, Interrupted, type SignalSource } from './interruption.js';
 
 /**
@@ -40,11 +47,44 @@ export function refused(
   const store = join(dataDir, SQLITE_FILE_NAME);
   const told =
     command === 'backup'
-      ? (backupStoreError(error, store) ?? knownError(error, check))
-      : knownError(error, check);
+      ? (backupStoreError(error, store) ??
+        directoryRefusal(error, dirname(resolve(options.file)), 'backup') ??
+        knownError(error, check))
+      : (directoryRefusal(error, dataDir, 'restore') ?? knownError(error, check));
   if (!told) throw error;
   process.stderr.write(`airlock ${command}: ${told.code}: ${forTerminal(told.message)}\n`);
   return 1;
+}
+
+/** What the file system says when a file or directory cannot be made in a directory. */
+const CANNOT_WRITE = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS']);
+
+/**
+ * A file the command could not make in the directory it writes (the backup's
+ * partial copy beside its target; the data directory a restore makes or
+ * writes in), told as the check before the copy tells it: root passes that
+ * check on /proc and /sys, whose open and mkdir still fail. Null otherwise.
+ */
+function directoryRefusal(
+  error: unknown,
+  directory: string,
+  command: 'backup' | 'restore',
+): BackupPathError | null {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== 'string' || !CANNOT_WRITE.has(code) || typeof path !== 'string') return null;
+  const reason = `${errnoReason(code) ?? code}, ${code}`;
+  if (command === 'backup') {
+    if (dirname(resolve(path)) !== directory) return null;
+    return new BackupPathError(
+      'backup_directory_not_writable',
+      `cannot write in ${directory} (${reason}); name a file in a directory you may write to`,
+    );
+  }
+  if (!onTheWay(path, directory)) return null;
+  return new BackupPathError(
+    'data_dir_not_writable',
+    `cannot write in the data directory ${directory} (${reason}); the restore puts the store there`,
+  );
 }
 
 function knownError(error: unknown, check: string): BackupError | BackupPathError | null {

@@ -55,7 +55,7 @@ export function directoryProblem(text: string): string | null {
 }
 
 /** True when `path` is `dir`, lies under it, or is one of its parents. */
-function onTheWay(path: string, dir: string): boolean {
+export function onTheWay(path: string, dir: string): boolean {
   const at = resolve(path);
   return at === dir || at.startsWith(`${dir}${sep}`) || dir.startsWith(`${at}${sep}`);
 }
