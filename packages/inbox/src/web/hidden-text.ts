@@ -28,8 +28,10 @@ function stringsOf(value: unknown): string[] {
  * blanks⟩`); null when there is neither.
  */
 export function hiddenTextWarning(toolName: string, input: unknown): string | null {
-  const hidden = hasHiddenCharacters(`${toolName}${JSON.stringify(input) ?? ''}`);
-  const blanks = stringsOf(input).some((text) => LONG_BLANKS.test(text));
+  // Each string as sent, not as JSON writes it: JSON escapes a carriage return or an escape.
+  const strings = stringsOf(input);
+  const hidden = [toolName, ...strings].some((text) => hasHiddenCharacters(text));
+  const blanks = strings.some((text) => LONG_BLANKS.test(text));
   if (!hidden && !blanks) return null;
   const what = [
     hidden ? 'characters that change how text reads without showing (shown as ⟨U+…⟩)' : null,
