@@ -111,16 +111,21 @@ function firstMatch(
       index,
       ...(where.group === undefined ? {} : { group: where.group }),
       rule,
-      detail: matches ? (rule.reason ?? null) : readAboveDetail(rule),
+      detail: matches ? (rule.reason ?? null) : readAboveDetail(rule, call),
     };
   }
   return null;
 }
 
 /** Why a read of a directory holding guarded paths asks (see mayReachGuardedPaths). */
-function readAboveDetail(rule: PermissionRule): string {
+function readAboveDetail(rule: PermissionRule, call: PermissionCallFacts): string {
   const guarded = (rule.targets ?? []).join(', ');
   const reason = rule.reason ? ` (${rule.reason})` : '';
+  const unplaced = call.targets.find((target) => target.withoutProjectRoot === true);
+  if (unplaced !== undefined) {
+    // Said so whoever set the profile up can fix it, instead of people deciding every call.
+    return `the configuration sets no project_root, so ${unplaced.text.slice(0, 200)} cannot be placed against the paths a ${rule.verdict} rule guards (${guarded})${reason}; a person decides. Set project_root to the project's absolute directory`;
+  }
   // Said so the agent can narrow its call instead of waiting on a person.
   return `the call may reach paths a ${rule.verdict} rule guards (${guarded})${reason}: it reads a directory holding them (a search or a git diff, log -p or show given no path reads the whole tree), or its shell command names them; a person decides. The same command limited to paths that hold none of them (rg x src, git diff -- src) is not asked by this rule`;
 }
