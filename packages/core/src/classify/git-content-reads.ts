@@ -114,6 +114,18 @@ function pathspecs(rest: readonly string[], options: { verb: string; prefix: str
   );
 }
 
+/**
+ * Whether `git show` is given only `REV:PATH` objects (`git show HEAD:package.json`): it prints
+ * those blobs or lists those trees, whose paths the words already name, and no commit's patch.
+ */
+function showsOnlyNamedObjects(rest: readonly string[]): boolean {
+  if (rest.includes('--')) return false;
+  const operands = rest.filter((arg) => !arg.startsWith('-'));
+  return (
+    operands.length > 0 && operands.every((arg) => /^[^:]*:/.test(arg) && !arg.startsWith(':/'))
+  );
+}
+
 /** Whether a verb's options, before any `--`, print the content of what it reads. */
 function printsPatch(verb: string, rest: readonly string[]): boolean {
   const end = rest.indexOf('--');
@@ -194,6 +206,7 @@ function verbReads(
     return paths.length === 0 || separator === rest.length - 1 ? [given || '.'] : paths;
   }
   if (ALWAYS_PATCHES.has(verb)) return read(rest.includes('--') ? rest : []);
+  if (verb === 'show' && showsOnlyNamedObjects(rest)) return [];
   if (PATCH_BY_DEFAULT.has(verb) || PATCH_ON_REQUEST.has(verb)) {
     return printsPatch(verb, rest) ? read(rest) : [];
   }
