@@ -51,15 +51,16 @@ function targetRulesWithoutRoot(configuration: unknown): boolean {
 
 /**
  * A profile with target rules and no project root: a target pattern is rooted at the project,
- * so an absolute path (Claude Code's Read, Write and Edit give them) never matches one, and
- * the agent's working directory is not read (`cat key` after `cd secrets` is `key`).
+ * so an absolute path (Claude Code's Read, Write and Edit give them) cannot be placed and asks
+ * under a deny or ask one, and the agent's working directory is not read (`cat key` after `cd
+ * secrets` is `key`).
  */
 function noRoot(directory: string): DoctorCheck {
   return {
     check: 'project root',
     status: 'warn',
     detail:
-      "the profile's rule sets name path targets but the profile has no project_root: an absolute path in a call (Claude Code's Read, Write and Edit give them) never matches a target rule, and the agent's working directory is not read",
+      "the profile's rule sets name path targets but the profile has no project_root: an absolute path in a call (Claude Code's Read, Write and Edit give them) cannot be placed, so every such call asks under a deny or ask path rule, and the agent's working directory is not read",
     fix: `set project_root to ${directory} or a directory above it (PUT /agent_api/v1/profile/configuration)`,
   };
 }

@@ -48,7 +48,7 @@ describe("airlock hooks doctor and the profile's project_root", () => {
     // No project_root and no rule over paths: nothing to say.
     await declare({});
     expect(await rootCheck('/work/other')).toBeUndefined();
-    // Target rules with no project_root: an absolute path never matches one.
+    // Target rules with no project_root: an absolute path cannot be placed, so it asks.
     const sets = [{ id: 'house', rules: [{ verdict: 'deny', targets: ['secrets/**'] }] }];
     await declare({ permission_rule_set: 'house', custom_rule_sets: sets });
     const rootless = await rootCheck('/work/repo');
