@@ -151,6 +151,27 @@ export function gitWorkingDirectories(words: readonly string[]): number[] {
   return found;
 }
 
+/** Verbs whose `-m MESSAGE` is text they record (`git revert -m 1` takes a parent number). */
+const MESSAGE_VERBS = new Set(['commit', 'tag', 'merge', 'notes', 'stash']);
+
+/**
+ * The indexes among git's words (the first its program) holding a message a verb records
+ * (`-m "$(cat <<'EOF' ...)"` of `git commit`, `-amfix`, `--message=x`): text, never a path
+ * (the commands inside it are walked all the same).
+ */
+export function gitMessageWords(words: readonly string[]): number[] {
+  const { at } = globalOptions(words.slice(1));
+  if (!MESSAGE_VERBS.has(words[at + 1] ?? '')) return [];
+  const found: number[] = [];
+  for (let index = at + 2; index < words.length; index++) {
+    const word = words[index]!;
+    if (word === '--') break;
+    if (/^-[a-zA-Z]*m$/.test(word) || word === '--message') found.push(++index);
+    else if (/^-[a-zA-Z]*m./.test(word) || word.startsWith('--message=')) found.push(index);
+  }
+  return found;
+}
+
 /** git's global options: the verb's index and the directory `-C` moves it to (null: unknown). */
 function globalOptions(args: readonly string[]): { at: number; prefix: string | null } {
   let prefix: string | null = '';

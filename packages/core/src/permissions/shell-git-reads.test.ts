@@ -114,6 +114,25 @@ describe('a git command that prints or copies tracked content reads what it reac
   });
 });
 
+describe('a message git records is text, not a path', () => {
+  it.each([
+    'git commit -m "$(cat <<\'EOF\'\nfix: the thing\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"',
+    'git add -A && git commit -am "$(printf \'%s\' fix)"',
+    'git tag -a v1 -m "release $(date +%F)"',
+    'git stash push -m "$MSG"',
+  ])('grants %j under a deny of secrets/**', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+
+  it.each([
+    'git commit -am "$(cat secrets/key)"',
+    'git commit -m x -F secrets/key',
+    'git revert -m 1 $C',
+  ])('asks for %j, which reads a guarded file or a word it cannot place', (command) => {
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
+  });
+});
+
 describe('why a read of the whole tree asks', () => {
   it('says that a pathspec outside the guarded paths is not asked', () => {
     for (const command of ['git diff', 'rg x']) {
