@@ -3,10 +3,11 @@
 import { directoryChange } from './directory-changes.js';
 import { filterOperand } from './filter-operands.js';
 import { hasFlag } from './flags.js';
-import { gitMessageWords, gitWorkingDirectories } from './git-content-reads.js';
+import { gitWorkingDirectories } from './git-content-reads.js';
 import type { ShellWord } from './lexed-line.js';
 import { declaredAssignments, recordDeclarations } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
+import { messageWords } from './message-words.js';
 import { programName } from './program-paths.js';
 import { recursiveReads } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
@@ -149,7 +150,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     // `export F=$G/key` opens nothing: the value it records is read (recordDeclarations).
     const declared = declaredAssignments(words);
     // `git commit -m "$(cat <<'EOF' ...)"` records a message: text, never a path.
-    if (program === 'git') for (const index of gitMessageWords(texts)) declared.add(index);
+    for (const index of messageWords(program, texts)) declared.add(index);
     for (const [index, word] of words.entries()) {
       if (index === 0 || declared.has(index)) continue;
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).

@@ -120,6 +120,8 @@ describe('a message git records is text, not a path', () => {
     'git add -A && git commit -am "$(printf \'%s\' fix)"',
     'git tag -a v1 -m "release $(date +%F)"',
     'git stash push -m "$MSG"',
+    "gh pr create --title 'fix: x' --body \"$(cat <<'EOF'\n## Summary\n- the thing\nEOF\n)\"",
+    'gh pr comment 3 --body="$B"',
   ])('grants %j under a deny of secrets/**', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
@@ -128,6 +130,8 @@ describe('a message git records is text, not a path', () => {
     'git commit -am "$(cat secrets/key)"',
     'git commit -m x -F secrets/key',
     'git revert -m 1 $C',
+    'gh pr create -t x -b "$(cat secrets/key)"',
+    'gh pr create --body-file secrets/key',
   ])('asks for %j, which reads a guarded file or a word it cannot place', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
