@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvedWords, missedWords } from './card-verbs.js';
+import { approvedWords, missedWords, unansweredWords } from './card-verbs.js';
 
 describe('approvedWords', () => {
   it('says an approval ran the call, with changes or remembered', () => {
@@ -103,6 +103,15 @@ describe('missedWords', () => {
     );
     expect(missedWords('approve', false, null)).toBe(
       'Not approved by you: the call had stopped waiting (decided elsewhere first, or it expired).',
+    );
+  });
+
+  it('says what became of a call whose verb got no answer', () => {
+    expect(unansweredWords('deny', false, row('claimed'))).toBe(
+      'No answer came from the kernel to your deny, and the call no longer waits: it was approved by Ana Lima, and is running.',
+    );
+    expect(unansweredWords('approve', false, row('failed', 'approval_denied'))).toBe(
+      'No answer came from the kernel to your approval, and the call no longer waits: it was denied by Ana Lima.',
     );
   });
 });

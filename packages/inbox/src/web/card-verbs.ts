@@ -1,4 +1,10 @@
-import { type Decision, isConflictError, type Remember, type TaskView } from '@airlock/sdk';
+import {
+  type Decision,
+  isConflictError,
+  isConnectionError,
+  type Remember,
+  type TaskView,
+} from '@airlock/sdk';
 import type { CardActions } from './render.js';
 import { stateWords } from './story.js';
 
@@ -14,8 +20,10 @@ export interface VerbOutcome {
   settled(decision: Decision, done: string | null): void;
   /** An approval counted, but the call waits for more: its row stays, `done` says so. */
   progressed(decision: Decision, done: string): void;
-  /** The verb came too late: the call had stopped waiting (after {@link settled} with null). */
-  missed(decision: Decision, verb: CardVerb): void;
+  /** The decision's row as the kernel has it now; null when it cannot be read. */
+  read(decision: Decision): Promise<TaskView | null>;
+  /** Says a line of a decision whose row already went (a verb that came too late). */
+  said(decision: Decision, words: string): void;
 }
 
 /**
@@ -78,45 +86,72 @@ const NOT_DONE: Record<CardVerb, string> = {
   answer: 'Not answered by you',
 };
 
+const VERB_NOUN: Record<CardVerb, string> = { approve: 'approval', deny: 'deny', answer: 'answer' };
+
+/** A row as what became of its call: who decided it and what it does now. */
+type EndedRow = Pick<TaskView, 'state' | 'error' | 'decided_by' | 'decided_by_name'>;
+
+/** What became of a call that no longer waits ("it was denied by Ana Lima"), `first` after the deed. */
+function becameWords(question: boolean, task: EndedRow, first: string): string {
+  const by = task.decided_by_name ?? task.decided_by;
+  const who = by ? ` by ${by}` : '';
+  const code = task.error?.code;
+  if (code === 'approval_denied') return `it was denied${who}${first}`;
+  if (code === 'approval_expired' || code === 'question_expired') return `it expired${first}`;
+  if (question && task.state === 'succeeded') return `it was answered${who}${first}`;
+  const ran = AHEAD_WORDS[task.state];
+  if (!question && ran) return `it was approved${who}${first}, and ${ran}`;
+  return `it is ${stateWords(task.state)}${code ? ` (${code})` : ''}`;
+}
+
 /**
  * What a person's verb that came too late says: that it was not done, and
  * what became of the call first, from its row read now (null when it could
  * not be read). A deny that came after someone else's approval must never
  * read as done: the call runs.
  */
-export function missedWords(
-  verb: CardVerb,
-  question: boolean,
-  task: Pick<TaskView, 'state' | 'error' | 'decided_by' | 'decided_by_name'> | null,
-): string {
+export function missedWords(verb: CardVerb, question: boolean, task: EndedRow | null): string {
   const head = `${NOT_DONE[verb]}: the ${question ? 'question' : 'call'} had stopped waiting`;
   if (task === null) return `${head} (decided elsewhere first, or it expired).`;
-  const by = task.decided_by_name ?? task.decided_by;
-  const who = by ? ` by ${by}` : '';
-  const code = task.error?.code;
-  if (code === 'approval_denied') return `${head}: it was denied${who} first.`;
-  if (code === 'approval_expired' || code === 'question_expired') {
-    return `${head}: it expired first.`;
-  }
-  if (question && task.state === 'succeeded') return `${head}: it was answered${who} first.`;
-  const ran = AHEAD_WORDS[task.state];
-  if (!question && ran) return `${head}: it was approved${who} first, and ${ran}.`;
-  return `${head}: it is ${stateWords(task.state)}${code ? ` (${code})` : ''}.`;
+  return `${head}: ${becameWords(question, task, ' first')}.`;
 }
+
+/**
+ * What a verb whose answer never came (the connection dropped: a kernel
+ * restarting under the page) says once the row read after it no longer
+ * waits: it may have been this verb or another's, and the row says which.
+ */
+export function unansweredWords(verb: CardVerb, question: boolean, task: EndedRow): string {
+  const what = question ? 'question' : 'call';
+  return `No answer came from the kernel to your ${VERB_NOUN[verb]}, and the ${what} no longer waits: ${becameWords(question, task, '')}.`;
+}
+
+/** The states a row waits for a person in. */
+const WAITING = new Set(['needs_approval', 'awaiting_input']);
 
 /**
  * The card verbs of the inbox: approve (with a remember, or an edited
  * input), deny with a reason, answer. Each is bound to the row version the
  * person read; a decision made elsewhere first takes the row away and is
- * said as missed, and any other failure is left to the card to show.
+ * said as missed, as is a verb whose answer was lost once its row no longer
+ * waits; any other failure is left to the card to show.
  */
 export function inboxVerbs(outcome: VerbOutcome): CardActions {
-  // Decided elsewhere first: the row goes without a line. Anything else is the card's to show.
-  const failed = (decision: Decision, verb: CardVerb, error: unknown): void => {
+  // Decided elsewhere first, or sent without an answer and decided since: the row goes, and a
+  // line says what became of it. Anything else is the card's to show.
+  const failed = async (decision: Decision, verb: CardVerb, error: unknown): Promise<void> => {
     if (decidedElsewhere(error)) {
       outcome.settled(decision, null);
-      outcome.missed(decision, verb);
+      outcome.said(decision, missedWords(verb, decision.isAsk(), await outcome.read(decision)));
       return;
+    }
+    if (isConnectionError(error)) {
+      // The verb may have been applied before its answer was lost: the row says whether it waits.
+      const row = await outcome.read(decision);
+      if (row && !WAITING.has(row.state)) {
+        outcome.settled(decision, unansweredWords(verb, decision.isAsk(), row));
+        return;
+      }
     }
     throw error;
   };
@@ -142,7 +177,7 @@ export function inboxVerbs(outcome: VerbOutcome): CardActions {
           ...(edited ? { tool_input: toolInput } : {}),
         });
       } catch (error) {
-        failed(decision, 'approve', error);
+        await failed(decision, 'approve', error);
         return;
       }
       const done = approvedWords(answer, { remember, edited });

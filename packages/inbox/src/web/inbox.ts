@@ -2,7 +2,7 @@ import type { Decision, SocketStatus, TaskView, Workspace } from '@airlock/sdk';
 import { AfterLines } from './after-lines.js';
 import { Attention } from './attention.js';
 import { BulkBar } from './bulk.js';
-import { type CardVerb, inboxVerbs, missedWords } from './card-verbs.js';
+import { inboxVerbs } from './card-verbs.js';
 import { DetailPane } from './detail-pane.js';
 import { afterPaint, h } from './dom.js';
 import { FeedRows } from './feed-rows.js';
@@ -63,7 +63,8 @@ export class InboxView {
     settled: (decision, done) => this.settled(decision, done, true),
     // The row stays: the approval's feed event shows its new count in place.
     progressed: (decision, done) => this.afters.add(decision, done, true),
-    missed: (decision, verb) => void this.missed(decision, verb),
+    read: (decision) => this.readRow(decision),
+    said: (decision, words) => this.afters.add(decision, words, true),
   });
   private readonly detail = new DetailPane(this.actions);
   private readonly toolbar = new InboxToolbar({
@@ -343,16 +344,14 @@ export class InboxView {
     this.toolbar.showError((error as Error).message);
   };
 
-  /** A card's verb came after its call stopped waiting: a line says it was not done, and what was. */
-  private async missed(decision: Decision, verb: CardVerb): Promise<void> {
-    let task: TaskView | null = null;
+  /** A decision's row as it is now (null when it cannot be read): what became of a verb's call. */
+  private async readRow(decision: Decision): Promise<TaskView | null> {
     try {
-      task = await this.workspace.runs.run(decision.run_id).task(decision.task_key);
+      return await this.workspace.runs.run(decision.run_id).task(decision.task_key);
     } catch (error) {
-      // Unread, the line says the call stopped waiting without saying how.
-      if (endsSession(error)) return this.fail(error);
+      if (endsSession(error)) this.fail(error);
+      return null;
     }
-    this.afters.add(decision, missedWords(verb, decision.isAsk(), task), true);
   }
 
   /**
