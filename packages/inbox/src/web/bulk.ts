@@ -1,5 +1,5 @@
-import type { Decision } from '@airlock/sdk';
-import { approvedWords, decidedElsewhere, goesAhead } from './card-verbs.js';
+import type { Decision, TaskView } from '@airlock/sdk';
+import { approvedWords, decidedElsewhere, goesAhead, missedWords } from './card-verbs.js';
 import { h } from './dom.js';
 import { summaryOf } from './list-row.js';
 import { refusalWords } from './refusal-words.js';
@@ -13,6 +13,8 @@ export interface BulkHost {
   settled(decision: Decision, done: string | null): void;
   /** An approval counted toward a quorum, and the call waits for more: its row stays. */
   progressed(decision: Decision, done: string): void;
+  /** The decision's row as the kernel has it now (what became of it); null when unreadable. */
+  read(decision: Decision): Promise<TaskView | null>;
 }
 
 /** What became of one selected call. */
@@ -164,7 +166,8 @@ export class BulkBar {
     } catch (error) {
       if (decidedElsewhere(error)) {
         this.host.settled(decision, null);
-        return ['elsewhere', 'decided elsewhere first'];
+        // Which decision came first: a deny of a call someone approved must not read as done.
+        return ['elsewhere', missedWords(verb, false, await this.host.read(decision))];
       }
       // A token refused mid-bulk ends the session: the list goes with it.
       endSessionOnVerb(error);

@@ -113,6 +113,7 @@ export class InboxView {
     settled: (decision, done) => this.settled(decision, done),
     // The row stays: the approval's feed event shows its new count in place.
     progressed: (decision, done) => this.afters.add(decision, done),
+    read: (decision) => this.readRow(decision),
   });
 
   constructor(

@@ -88,5 +88,58 @@ describe.skipIf(browserSkipReason !== null)(
       const t3 = await f.ws.decisions.get(run.id, 't3');
       if (t3?.isApproval()) await t3.deny({ reason: 'done' });
     });
+
+    it('says it per call of a bulk deny too: one approved by Bo first is not said as denied', async () => {
+      const bo = await createCredential(f.kernel.airlock.store, {
+        workspaceId: f.kernel.workspace.id,
+        kind: 'member',
+        label: 'Bo Chen',
+      });
+      const boWs = createClient({ url: f.kernel.url, token: bo.token }).workspace(
+        f.kernel.workspace.id,
+      );
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              { name: 'bash', input: { command: 'rm -rf dist' } },
+              { name: 'bash', input: { command: 'ls dist' } },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t2')).state === 'needs_approval',
+      );
+      const page = await f.openSignedIn('#/', undefined, undefined, async (opened) => {
+        await holdFeed(opened);
+      });
+      const key = (task: string) => `${run.id}/${task}`;
+      const row = (task: string) => page.locator(`.list [data-decision="${key(task)}"]`);
+      await row('t2').waitFor();
+      // Read as they are ticked: the bulk verb is bound to the versions read then.
+      await row('t1').locator('.tick').check();
+      await row('t2').locator('.tick').check();
+      await page.locator('.bulk-count').filter({ hasText: '2 selected' }).waitFor();
+      const t1 = await boWs.decisions.get(run.id, 't1');
+      if (!t1?.isApproval()) throw new Error('t1 does not wait');
+      await t1.approve();
+      await page.locator('.bulk button.deny').click();
+      const result = (task: string) =>
+        page.locator(`.bulk-results li[data-decision="${key(task)}"]`);
+      await result('t1').waitFor();
+      expect(await result('t1').getAttribute('data-result')).toBe('elsewhere');
+      expect(await result('t1').textContent()).toMatch(
+        /: Not denied by you: the call had stopped waiting: it was approved by Bo Chen first, and (waits for an executor|is running|ran)\.$/,
+      );
+      expect(await result('t2').getAttribute('data-result')).toBe('denied');
+      expect(await page.locator('.bulk-message').textContent()).toBe(
+        '1 denied, 1 decided elsewhere first',
+      );
+      expect(f.consoleErrors.splice(0)).toEqual([
+        'Failed to load resource: the server responded with a status of 409 (Conflict)',
+      ]);
+    });
   },
 );
