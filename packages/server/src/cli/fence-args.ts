@@ -21,8 +21,11 @@ SQLite, so feed clients that read events the restore undid are told to
 resynchronise instead of skipping new events.
 
 Stop every kernel of the store first: on SQLite the fence refuses while one
-serves the directory; on PostgreSQL a kernel serving meanwhile could hand a
-call to an executor before it is fenced.
+serves the directory; on PostgreSQL it refuses while another session is
+connected to the database (a kernel serving it could hand a call to an
+executor before it is fenced, or have one in flight the fence would fail):
+--even-if-connected fences anyway, once you know those sessions are no
+kernel's (a psql, a monitoring agent).
 
 Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -30,6 +33,8 @@ Store options:
   --replaced-database-url <url>
                         the PostgreSQL database the restored one replaces
                         (with --database-url); read only
+  --even-if-connected   PostgreSQL: fence although other sessions are
+                        connected to the database
 `;
 
 /** What `airlock fence` was asked to fence, its command line read. */
@@ -37,6 +42,8 @@ export interface FenceArgs {
   readonly location: { dataDir: string; databaseUrl: string | undefined };
   /** The PostgreSQL database the restored one replaces, whose event numbers the log continues after. */
   readonly replacedUrl: string | undefined;
+  /** PostgreSQL: fence although other sessions are connected to the database. */
+  readonly evenIfConnected: boolean;
 }
 
 /**
@@ -52,13 +59,23 @@ export function readFenceArgs(argv: string[]): FenceArgs | { help: true } {
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
       'replaced-database-url': { type: 'string' },
+      'even-if-connected': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     operands: [],
   });
   if (values.help) return { help: true };
   const location = checkedStoreLocation(values, 'airlock fence');
-  return { location, replacedUrl: replacedDatabaseUrl(values, location.databaseUrl) };
+  if (values['even-if-connected'] && !location.databaseUrl) {
+    throw new UsageError(
+      'airlock fence: --even-if-connected is for a PostgreSQL store (--database-url); on SQLite the fence refuses while a kernel holds the data directory',
+    );
+  }
+  return {
+    location,
+    replacedUrl: replacedDatabaseUrl(values, location.databaseUrl),
+    evenIfConnected: values['even-if-connected'] === true,
+  };
 }
 
 /**

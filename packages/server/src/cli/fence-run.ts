@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { forTerminal } from '@airlock/core/command-line';
 import { OlderStoreServedError } from '../store/pending-upgrade.js';
+import { otherSessionsOn } from '../store/postgres/connected-sessions.js';
 import { postgresLogHeads } from '../store/postgres/postgres-log-heads.js';
 import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
@@ -26,7 +27,11 @@ import { connectionRefusalDetail } from './serve-store-unreachable.js';
  * (see fence.ts); returns the exit code: 1 for a store it cannot fence, said
  * on stderr as `airlock fence: <code>: <message>`.
  */
-export async function runFence({ location, replacedUrl }: FenceArgs): Promise<number> {
+export async function runFence({
+  location,
+  replacedUrl,
+  evenIfConnected,
+}: FenceArgs): Promise<number> {
   let release = () => {};
   let store: Store | undefined;
   try {
@@ -35,6 +40,14 @@ export async function runFence({ location, replacedUrl }: FenceArgs): Promise<nu
       checkDataDirectory(location.dataDir);
       checkExistingSqliteStore(location.dataDir);
       release = holdDataDir(location.dataDir);
+    }
+    if (location.databaseUrl && !evenIfConnected) {
+      // Before the store is opened, whose pool's own sessions would count too.
+      const refusal = connectedRefusal(await otherSessionsOn(location.databaseUrl));
+      if (refusal) {
+        process.stderr.write(`airlock fence: kernel_running: ${refusal}\n`);
+        return 1;
+      }
     }
     // Read before the restored store is opened: a replaced database that cannot be read changes nothing.
     const replacedHeads = replacedUrl === undefined ? null : await readReplacedHeads(replacedUrl);
@@ -91,6 +104,17 @@ export async function runFence({ location, replacedUrl }: FenceArgs): Promise<nu
     await store?.close().catch(() => {});
     release();
   }
+}
+
+/**
+ * Why a PostgreSQL store cannot be fenced now, or null: any other session connected to its
+ * database may be a kernel serving it. A role that cannot count them is not refused (the
+ * docs' step, every kernel stopped, is then the only guard).
+ */
+function connectedRefusal(others: number | null): string | null {
+  if (others === null || others === 0) return null;
+  const sessions = others === 1 ? 'another session is' : `${others} other sessions are`;
+  return `${sessions} connected to the database, perhaps a kernel serving it, whose calls in flight the fence would fail; stop every kernel of the store, then fence (or pass --even-if-connected once you know they are no kernel's); nothing was changed`;
 }
 
 /** A --data-dir that is a file, or lies under one. */
