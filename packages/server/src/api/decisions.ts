@@ -3,6 +3,7 @@ import { decisionViews } from '../kernel/verbs/approval-quorum.js';
 import { approveTask } from '../kernel/verbs/approvals.js';
 import { denyTask, resolveTask } from '../kernel/verbs/decisions.js';
 import { retryTask } from '../kernel/verbs/retry.js';
+import type { TaskTable } from '../store/schema.js';
 import { pageOpenDecisions } from '../store/tasks.js';
 import { implement } from './operation.js';
 import { decodeDecisionCursor, encodeDecisionCursor, pageOf } from './page-cursors.js';
@@ -48,8 +49,30 @@ export const retry = implement(
 );
 
 /**
+ * About how many bytes of stored call text one page of decisions holds at most: a view
+ * carries a call's input twice (`tool_input` and its `effect_profile`), so fifty parked
+ * calls of a megabyte each made a page of over a hundred. A page always holds one row.
+ */
+export const DECISION_PAGE_BYTES = 8 * 1024 * 1024;
+
+/** How many of `rows` (at most `limit`) one page holds within {@link DECISION_PAGE_BYTES}; at least one. */
+function rowsWithinBytes(rows: readonly TaskTable[], limit: number): number {
+  let bytes = 0;
+  let count = 0;
+  for (const row of rows.slice(0, limit)) {
+    bytes += 2 * row.tool_input.length + (row.effect_profile?.length ?? 0);
+    bytes += row.result?.length ?? 0;
+    if (count > 0 && bytes > DECISION_PAGE_BYTES) break;
+    count += 1;
+  }
+  return count;
+}
+
+/**
  * GET /api/v1/workspaces/{ws}/decisions: every row resting on a person, a page
- * at a time; `next_cursor` is where the next page starts, null once no row follows.
+ * at a time (at most `limit` rows, fewer when their calls' text passes
+ * {@link DECISION_PAGE_BYTES}); `next_cursor` is where the next page starts,
+ * null once no row follows.
  * @throws invalid_input for a cursor this list did not make.
  */
 export const listDecisions = implement(
@@ -63,7 +86,8 @@ export const listDecisions = implement(
       order: input.order,
       after,
     });
-    const { page, next_cursor } = pageOf(rows, input.limit, encodeDecisionCursor);
+    const fits = rowsWithinBytes(rows, input.limit);
+    const { page, next_cursor } = pageOf(rows, fits, encodeDecisionCursor);
     return {
       // Views with each call's approval progress and the names of who approved it so far.
       decisions: await decisionViews(store, principal.workspace_id, page),

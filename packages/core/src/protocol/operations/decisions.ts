@@ -104,7 +104,7 @@ export const retryContract = defineContract({
 export const listDecisionsContract = defineContract({
   ...operationRoute('decisions.list'),
   summary:
-    'List every row waiting for a person in the workspace (parks and questions; not questions authored with a resolution token)',
+    'List every row waiting for a person in the workspace (parks and questions; not questions authored with a resolution token), a page at a time: at most limit rows, fewer when their calls pass about 8 MiB of text (never none); follow next_cursor until it is null',
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,
