@@ -371,6 +371,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     code: [],
     printed: [],
     namedOnly: [],
+    listed: [],
     opaque: [],
     variables: new Map(),
   };

@@ -8,6 +8,7 @@ import type { ShellWord } from './lexed-line.js';
 import { declaredAssignments, recordDeclarations } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
 import { messageWords } from './message-words.js';
+import { namesOnlyWords } from './names-only-words.js';
 import { programName } from './program-paths.js';
 import { recursiveReads } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
@@ -85,6 +86,12 @@ export interface WalkTargets {
    */
   readonly namedOnly: string[];
   /**
+   * Words a names-only lister or a known builder is given (`find src`, `tree`, `eslint .`; see
+   * names-only-words.ts), `.` for one listing where it runs: read as {@link namedOnly} while they
+   * lie inside the project, as any word outside it (`cmake ..` run in the project root).
+   */
+  readonly listed: string[];
+  /**
    * The programs that run commands or words no one can read here (`curl ... | sh`, `... |
    * xargs cat`), or read files a list names (`tar -T list`): what they name is unknown.
    */
@@ -137,6 +144,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     const program = words[0]?.dynamic === false ? programName(texts[0]!) : '';
     const printer = PRINTERS.has(program);
     const changed = directoryChange(words);
+    const listing = changed === undefined ? namesOnlyWords(program, texts) : undefined;
     // `cd DIR` and `git -C DIR` work in DIR, `ls DIR` lists its names: they read no file of it.
     const namedOnly = new Set(
       changed !== undefined
@@ -147,19 +155,24 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
             ? texts.keys()
             : [],
     );
+    const listed = new Set(namedOnly.size === 0 ? listing?.named : []);
     // `export F=$G/key` opens nothing: the value it records is read (recordDeclarations).
     const declared = declaredAssignments(words);
     // `git commit -m "$(cat <<'EOF' ...)"` records a message: text, never a path.
     for (const index of messageWords(program, texts)) declared.add(index);
+    // `find . -name .env` prints the names a pattern matches, as Glob given it does.
+    for (const index of listing?.patterns ?? []) declared.add(index);
     for (const [index, word] of words.entries()) {
       if (index === 0 || declared.has(index)) continue;
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).
       if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
       else if (namedOnly.has(index)) walk.targets.namedOnly.push(word.text);
+      else if (listed.has(index)) walk.targets.listed.push(word.text);
       else (printer ? walk.targets.printed : walk.targets.words).push(word.text);
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }
-    walk.targets.recursive.push(...recursiveReads(texts));
+    if (listing === undefined) walk.targets.recursive.push(...recursiveReads(texts));
+    else if (listing.listsHere) walk.targets.listed.push('.');
     if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
     recordDeclarations(walk.targets, words);
     if (changed !== undefined) walk.targets.directories.push(changed);

@@ -8,6 +8,13 @@
 const LEADING_CHANGE =
   /^\s*(?:builtin\s+)?(?:cd|pushd)\s+(?:--\s+)?([A-Za-z0-9._/@%+=:,][A-Za-z0-9._/@%+=:,-]*)\s*&&/;
 
+/**
+ * `mkdir [-p] DIR... &&` before the first cd (`mkdir -p build && cd build && cmake ..`): it
+ * changes no directory, so the cds after it lead the rest of the line as well.
+ */
+const LEADING_MKDIR =
+  /^\s*mkdir\s+(?:-[pv]+\s+)*(?:[A-Za-z0-9._/@%+=:,][A-Za-z0-9._/@%+=:,-]*\s+)*?[A-Za-z0-9._/@%+=:,][A-Za-z0-9._/@%+=:,-]*\s*&&/;
+
 /** Text after which a command may run although a `cd` before it failed (`;`, `||`, `&`, a newline). */
 const UNCHAINED = /[;\n()]|\|\||(^|[^&])&(?!&)/;
 
@@ -19,7 +26,7 @@ const UNCHAINED = /[;\n()]|\|\||(^|[^&])&(?!&)/;
  */
 export function leadingDirectories(line: string): string[] {
   const found: string[] = [];
-  let rest = line;
+  let rest = line.replace(LEADING_MKDIR, '');
   for (let match = LEADING_CHANGE.exec(rest); match !== null; match = LEADING_CHANGE.exec(rest)) {
     found.push(match[1]!);
     rest = rest.slice(match[0].length);

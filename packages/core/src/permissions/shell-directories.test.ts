@@ -87,6 +87,7 @@ describe('the directory a command works in or lists is not read through', () => 
     'cd /repo && git diff -- src',
     'ls -la /repo',
     'ls /repo/src /repo/docs',
+    'ls -R /repo',
   ])('grants %j under a deny of secrets/**', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
@@ -102,7 +103,7 @@ describe('the directory a command works in or lists is not read through', () => 
     'git -C /repo diff',
     'ls secrets',
     'ls -la /repo/secrets/',
-    'ls -R /repo',
+    'ls -R /repo/secrets',
     'ls s*',
   ])('asks for %j, which enters or lists a guarded directory or reads one', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });

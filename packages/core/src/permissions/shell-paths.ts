@@ -95,6 +95,7 @@ export function shellPathTargets(
   const through = new Set<string>();
   const globs = new Set<string>();
   const namedOnlyTexts = new Set<string>();
+  const listedTexts = new Set<string>();
   let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
   for (const command of commandsCarried(input, entry?.commands).commands) {
     // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
@@ -118,7 +119,12 @@ export function shellPathTargets(
     const expands = (word: string) => dynamic.has(word);
     const words = expandedWords(walked.words, expands, walked.variables);
     const printed = expandedWords(walked.printed, expands, walked.variables);
-    const namedOnly = expandedWords(walked.namedOnly, expands, walked.variables);
+    const namedOnly = expandedWords(
+      [...walked.namedOnly, ...walked.listed],
+      expands,
+      walked.variables,
+    );
+    const listed = new Set(walked.listed);
     const recursive = expandedWords(walked.recursive, expands, walked.variables);
     // A redirection's target keeps its expansions as written (`cat < $F`).
     const redirected = expandedWords(
@@ -143,7 +149,9 @@ export function shellPathTargets(
         for (const directory of here) into.add(directory === '.' ? value : `${directory}/${value}`);
     };
     for (const word of [...spelled, ...redirected, ...walked.texts]) add(word, texts);
-    for (const word of namedOnly) if (!globbed.includes(word)) add(word, namedOnlyTexts);
+    for (const word of namedOnly) {
+      if (!globbed.includes(word)) add(word, listed.has(word) ? listedTexts : namedOnlyTexts);
+    }
     // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
     // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
     for (const text of [...spelled, ...walked.texts, ...walked.code]) {
@@ -181,6 +189,11 @@ export function shellPathTargets(
     ...[...namedOnlyTexts]
       .filter((text) => !texts.has(text) && !through.has(text))
       .map((text) => ({ ...canonicalPath(text, projectRoot), namedOnly: true as const })),
+    // A listing or a build leaving the project root (`cmake ..` run there) reads it as any word.
+    ...[...listedTexts]
+      .filter((text) => !texts.has(text) && !through.has(text) && !namedOnlyTexts.has(text))
+      .map((text) => canonicalPath(text, projectRoot))
+      .map((target) => (target.rooted ? { ...target, namedOnly: true as const } : target)),
   ];
 }
 

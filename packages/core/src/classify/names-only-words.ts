@@ -1,0 +1,125 @@
+import { hasFlag, namesLongOption } from './flags.js';
+
+/*
+ * Commands given a directory that print or open no file's content of it: listers that print
+ * names (`find . -name "*.ts"`, `tree`, `du -sh .`, `ls -R`), read as Glob's listing is, and
+ * known builders, linters, test runners and editors (`tsc -p .`, `eslint .`, `cmake ..`,
+ * `code .`), which read the directory given as they read the one they run in with no word.
+ * Their words name a guarded path only when they are one (`find secrets`, `eslint .env`); a
+ * word leaving the project root is read as any other (permissions/shell-paths.ts). The list is
+ * explicit: an unknown program, or a known one with an option that prints, writes or runs
+ * what it finds (`find -exec`, `prettier --write`, `eslint -f json`), reads the words as before.
+ */
+
+/** How a names-only command's words are read. */
+export interface NamesOnlyWords {
+  /** The indexes of words read only as the paths they name. */
+  readonly named: readonly number[];
+  /** The indexes of words that are patterns over names, never paths (`find -name .env`). */
+  readonly patterns: readonly number[];
+  /** Whether the command lists the working directory given no path (`find -name x`, `tree`). */
+  readonly listsHere: boolean;
+}
+
+/** find's actions that run, print content, write or remove (`-fprint FILE` writes the list). */
+const FIND_CONTENT_ACTIONS = new Set([
+  ...['-exec', '-execdir', '-ok', '-okdir', '-delete', '-files0-from'],
+  ...['-fprint', '-fprint0', '-fprintf', '-fls'],
+]);
+/** find's tests whose value is a pattern over names. */
+const FIND_PATTERN_TESTS = new Set([
+  ...['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename'],
+  ...['-regex', '-iregex', '-lname', '-ilname'],
+]);
+
+function find(words: readonly string[]): NamesOnlyWords | undefined {
+  if (words.some((word) => FIND_CONTENT_ACTIONS.has(word))) return undefined;
+  let index = 1;
+  while (index < words.length && /^-([HLP]|O\d*|D)$/.test(words[index]!)) {
+    index += words[index] === '-D' ? 2 : 1;
+  }
+  const named: number[] = [];
+  for (; index < words.length; index++) {
+    const word = words[index]!;
+    if (word.startsWith('-') || word === '(' || word === '!') break;
+    named.push(index);
+  }
+  const patterns: number[] = [];
+  for (; index < words.length; index++) {
+    if (FIND_PATTERN_TESTS.has(words[index]!)) patterns.push(++index);
+  }
+  return { named, patterns, listsHere: named.length === 0 };
+}
+
+/** A lister's operands: its words but options and the values its short options take. */
+function operands(words: readonly string[], shortValues: string): NamesOnlyWords {
+  const named: number[] = [];
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (!word.startsWith('-') || word === '-') named.push(index);
+    else if (/^-[a-zA-Z]+$/.test(word) && shortValues.includes(word.at(-1)!)) index++;
+  }
+  return { named, patterns: [], listsHere: named.length === 0 };
+}
+
+/** Options that make a lister read a file's content (`tree --fromfile`, `du --files0-from`). */
+function readsListFile(words: readonly string[]): boolean {
+  return words.some(
+    (word) =>
+      namesLongOption(word, '--fromfile') ||
+      namesLongOption(word, '--files0-from') ||
+      namesLongOption(word, '--exclude-from'),
+  );
+}
+
+/** Listers: the indexes of their words naming what they list. */
+const LISTERS = new Map<string, (words: readonly string[]) => NamesOnlyWords | undefined>([
+  ['find', find],
+  // `tree -R` writes `00Tree.html` into every directory it lists.
+  [
+    'tree',
+    (words) =>
+      readsListFile(words) || hasFlag(words.slice(1), '-R') ? undefined : operands(words, 'LPIoHT'),
+  ],
+  ['du', (words) => (readsListFile(words) ? undefined : operands(words, 'BdtX'))],
+  ['ls', (words) => operands(words, 'ITw')],
+]);
+
+/** Options after which a builder prints or writes the files it reads. */
+const PRINTING_OPTIONS: Record<string, readonly string[]> = {
+  eslint: ['-f', '--format', '-o', '--output-file', '--fix', '--fix-dry-run', '--stdin'],
+};
+
+/** Builders given a directory: whether these words keep to their names-only reading. */
+const BUILDERS = new Map<string, (args: readonly string[]) => boolean>([
+  ['tsc', () => true],
+  ['eslint', (args) => !hasFlag(args, ...PRINTING_OPTIONS.eslint!)],
+  // `prettier .` prints every file formatted and `--write` rewrites them: only a check lists names.
+  ['prettier', (args) => hasFlag(args, '-c', '--check', '-l', '--list-different')],
+  ['pytest', () => true],
+  ['py.test', () => true],
+  ['jest', () => true],
+  ['vitest', () => true],
+  ['go', (args) => ['build', 'vet', 'test'].includes(args[0] ?? '')],
+  ['cargo', (args) => ['build', 'check', 'test', 'clippy'].includes(args[0] ?? '')],
+  ['cmake', () => true],
+  ['make', () => true],
+  ['code', () => true],
+]);
+
+/**
+ * How a names-only command reads its words (`words` start with its program name as the rule
+ * reads it), or undefined for any other command, whose words are read as before.
+ */
+export function namesOnlyWords(
+  program: string,
+  words: readonly string[],
+): NamesOnlyWords | undefined {
+  const lister = LISTERS.get(program);
+  if (lister !== undefined) return lister(words);
+  // `python -m pytest .` runs pytest.
+  const module = /^python[\d.]*$/.test(program) && words[1] === '-m' ? 2 : 0;
+  const builder = BUILDERS.get(module === 0 ? program : (words[2] ?? ''));
+  if (builder === undefined || !builder(words.slice(module + 1))) return undefined;
+  return { named: [...words.keys()].slice(module + 1), patterns: [], listsHere: false };
+}
