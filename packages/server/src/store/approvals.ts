@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { lockWorkspaceRow } from './accounts.js';
 import { type Param, type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
@@ -332,20 +332,23 @@ export async function listParkedWithApprovals(
     );
   }
   return query
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('task_approvals')
-          .select('task_approvals.principal')
-          .whereRef('task_approvals.run_id', '=', 'tasks.run_id')
-          .whereRef('task_approvals.task_key', '=', 'tasks.key'),
-      ),
-    )
+    .where(holdsAnApproval)
     .orderBy('tasks.created_at')
     .orderBy('tasks.run_id')
     .orderBy('tasks.key')
     .limit(page.limit)
     .execute();
+}
+
+/** A `tasks` row some member approved (any of its versions). */
+function holdsAnApproval(eb: ExpressionBuilder<Database, 'tasks'>) {
+  return eb.exists(
+    eb
+      .selectFrom('task_approvals')
+      .select('task_approvals.principal')
+      .whereRef('task_approvals.run_id', '=', 'tasks.run_id')
+      .whereRef('task_approvals.task_key', '=', 'tasks.key'),
+  );
 }
 
 /**
@@ -359,15 +362,7 @@ export async function workspacesWithApprovedParks(reader: Reader): Promise<strin
     .select('tasks.workspace_id')
     .distinct()
     .where('tasks.state', '=', stateLiteral('needs_approval'))
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('task_approvals')
-          .select('task_approvals.principal')
-          .whereRef('task_approvals.run_id', '=', 'tasks.run_id')
-          .whereRef('task_approvals.task_key', '=', 'tasks.key'),
-      ),
-    )
+    .where(holdsAnApproval)
     .orderBy('tasks.workspace_id')
     .execute();
   return rows.map((row) => row.workspace_id);

@@ -44,6 +44,9 @@ export async function endedRunsBefore(
     .execute();
 }
 
+/** The tables besides `runs` whose rows a run's delete removes with it. */
+const RUN_ROW_TABLES = ['tasks', 'task_approvals', 'notification_deliveries'] as const;
+
 /**
  * How many rows each of these runs holds in the tables its delete touches besides its own row
  * (task rows, member approvals, notification deliveries), counted on their run-id indexes: the
@@ -57,35 +60,17 @@ export async function rowCountsOfRuns(
   const counts = new Map(runIds.map((id) => [id, 0]));
   if (runIds.length === 0) return counts;
   const ids = [...runIds];
-  const add = (rows: readonly { run_id: string | null; count: number | string | bigint }[]) => {
+  for (const table of RUN_ROW_TABLES) {
+    const rows = await store.db
+      .selectFrom(table)
+      .select((eb) => ['run_id', eb.fn.countAll<number | string | bigint>().as('count')])
+      .where('run_id', 'in', ids)
+      .groupBy('run_id')
+      .execute();
     for (const row of rows) {
       if (row.run_id !== null)
         counts.set(row.run_id, (counts.get(row.run_id) ?? 0) + Number(row.count));
     }
-  };
-  add(
-    await store.db
-      .selectFrom('tasks')
-      .select((eb) => ['run_id', eb.fn.countAll<number | string | bigint>().as('count')])
-      .where('run_id', 'in', ids)
-      .groupBy('run_id')
-      .execute(),
-  );
-  add(
-    await store.db
-      .selectFrom('task_approvals')
-      .select((eb) => ['run_id', eb.fn.countAll<number | string | bigint>().as('count')])
-      .where('run_id', 'in', ids)
-      .groupBy('run_id')
-      .execute(),
-  );
-  add(
-    await store.db
-      .selectFrom('notification_deliveries')
-      .select((eb) => ['run_id', eb.fn.countAll<number | string | bigint>().as('count')])
-      .where('run_id', 'in', ids)
-      .groupBy('run_id')
-      .execute(),
-  );
+  }
   return counts;
 }

@@ -15,7 +15,6 @@ import type { Tx } from '../../store/store.js';
 import { findTaskAhead } from '../../store/tasks.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
-import { moveTask } from '../machines/move-task.js';
 import { lockRun, readAttentionAhead, settleRun } from '../machines/run-state.js';
 import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
 import { sendOverlaysAhead } from '../stage/active-overlays.js';
@@ -23,7 +22,7 @@ import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
 import { applyEdit } from './approval-edit.js';
 import { policyOfUnit, requirementOf } from './approval-quorum.js';
-import { announceApproved } from './approved-event.js';
+import { announceApproved, moveApproved } from './approved-event.js';
 import {
   checkDecider,
   checkNotRevoked,
@@ -271,16 +270,7 @@ export function approveTask(
       return { ...taskView(row), approvals: progress };
     }
     const ahead = readAttentionAhead(tx, run);
-    const moved = await moveTask(tx, {
-      verb: 'approve',
-      run,
-      key: row.key,
-      to: 'runnable',
-      from: row.state,
-      set: { deadline_at: null, decided_by: who },
-      event: null,
-      principal: who,
-    });
+    const moved = await moveApproved(tx, run, row, who);
     let remembered: Remembered | null = null;
     if (request.remember) {
       remembered = await rememberApproval(tx, {

@@ -2,6 +2,7 @@ import type { Remembered } from '@airlock/core';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { setTaskDeadline } from '../../store/tasks.js';
+import { moveTask } from '../machines/move-task.js';
 import { hookTimeoutMs } from './decisions.js';
 
 /** Who approved a row that just moved to runnable, as its `task.approved` event says it. */
@@ -12,6 +13,28 @@ export interface ApprovedBy {
   remembered?: Remembered;
   /** What approved it other than the decider's own verb (`approval policy version N`, a link). */
   via?: string;
+}
+
+/**
+ * Moves a parked row to runnable for the member whose approval completed it, its deadline
+ * cleared; the event is {@link announceApproved}'s.
+ */
+export function moveApproved(
+  tx: Tx,
+  run: RunTable,
+  row: TaskTable,
+  principal: string,
+): Promise<TaskTable> {
+  return moveTask(tx, {
+    verb: 'approve',
+    run,
+    key: row.key,
+    to: 'runnable',
+    from: row.state,
+    set: { deadline_at: null, decided_by: principal },
+    event: null,
+    principal,
+  });
 }
 
 /**

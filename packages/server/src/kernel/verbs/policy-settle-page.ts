@@ -12,13 +12,12 @@ import {
 import { principalRoster } from '../../store/principal-roster.js';
 import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
-import { moveTask } from '../machines/move-task.js';
 import { lockRunIfAny, readAttentionAhead, settleRun } from '../machines/run-state.js';
 import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
 import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion } from '../views.js';
 import { decisionViews, policyOfUnit, requirementOf } from './approval-quorum.js';
-import { announceApproved } from './approved-event.js';
+import { announceApproved, moveApproved } from './approved-event.js';
 import { requestOf, standingApprovals } from './approvers.js';
 
 /** A parked row a policy change approved. */
@@ -132,16 +131,7 @@ async function settleOne(
       if (decision.outcome === 'denied') return false;
     }
     const ahead = readAttentionAhead(tx, run);
-    const moved = await moveTask(tx, {
-      verb: 'approve',
-      run,
-      key: row.key,
-      to: 'runnable',
-      from: row.state,
-      set: { deadline_at: null, decided_by: last.principal },
-      event: null,
-      principal: last.principal,
-    });
+    const moved = await moveApproved(tx, run, row, last.principal);
     await announceApproved(tx, run, moved, {
       decided_by: last.principal,
       approved_by: standing.map((approval) => approval.principal),
