@@ -92,3 +92,23 @@ describe("Gemini's read_many_files reads every match of its globs", () => {
     expect(decide('gemini', 'read_many_files', { paths: ['docs'] }, rule)).toBe('allow');
   });
 });
+
+describe("Claude Code's LS lists a directory as Glob given a path does", () => {
+  const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
+
+  it('grants LS of a directory no rule guards (it asked as an undeclared tool)', () => {
+    expect(decide('claude-code', 'LS', { path: '/repo/src' }, denySecrets)).toBe('allow');
+    expect(decide('claude-code', 'LS', { path: '/repo' }, { verdict: 'deny', tools: ['X'] })).toBe(
+      'allow',
+    );
+  });
+
+  it.each([
+    [{ path: '/repo/secrets' }, denySecrets],
+    [{ path: '/repo' }, denySecrets],
+    [{ path: '/repo/config' }, guards[0]!],
+  ] as const)('answers LS %j as Glob given the same path', (input, rule) => {
+    const glob = decide('claude-code', 'Glob', { pattern: '*', ...input }, rule);
+    expect(decide('claude-code', 'LS', input, rule)).toBe(glob);
+  });
+});

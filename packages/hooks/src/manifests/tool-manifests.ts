@@ -31,6 +31,8 @@ const CLAUDE_CODE: ToolManifest = [
     targets: file('/notebook_path'),
   },
   { name: 'Glob', input_schema: object, risk_traits: ['read'], targets: directory('/path') },
+  // Older Claude Code lists a directory's names with LS; read as Glob given the same path.
+  { name: 'LS', input_schema: object, risk_traits: ['read'], targets: directory('/path') },
   { name: 'Grep', input_schema: object, risk_traits: ['read'], targets: searchRoot('/path') },
   {
     name: 'WebFetch',
