@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionRule } from '../schemas/permissions.js';
-import { evaluatePermissions } from './evaluate-permissions.js';
-import { SHELL_MANIFEST } from './fixtures/shell-decide.js';
+import { decideShell } from './fixtures/shell-decide.js';
 import { exactCallRule } from './overlay-document.js';
 import { validateOverlayDocument } from './validate-permissions.js';
 
@@ -14,19 +13,8 @@ import { validateOverlayDocument } from './validate-permissions.js';
 const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
 
 /** The decision on `cat key` made in `cwd` (none: the project root) with `rules` first. */
-function catKey(rules: PermissionRule[], cwd: string | undefined) {
-  return evaluatePermissions({
-    toolName: 'bash',
-    input: { command: 'cat key' },
-    manifest: SHELL_MANIFEST,
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
-    workingDirectory: cwd,
-  }).verdict;
-}
+const catKey = (rules: PermissionRule[], cwd: string | undefined) =>
+  decideShell('cat key', rules, 'command', cwd).verdict;
 
 describe('a rule held to a working directory', () => {
   const remembered = {
