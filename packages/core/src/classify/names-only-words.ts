@@ -1,4 +1,6 @@
 import { hasFlag, namesLongOption } from './flags.js';
+import type { ShellWord } from './lexed-line.js';
+import { globMayGive, isGlobName } from './program-globs.js';
 
 /*
  * Commands given a directory that print or open no file's content of it: listers that print
@@ -108,13 +110,27 @@ const BUILDERS = new Map<string, (args: readonly string[]) => boolean>([
 ]);
 
 /**
+ * Whether a word may become another option once the shell expands it (`X=-exec; find . $X cat
+ * {} +`, `find . -e* cat {} +` beside a file named `-exec`): find's given its content actions,
+ * any other program's any option.
+ */
+function mayBecomeOption(program: string, word: ShellWord): boolean {
+  if (word.dynamic || /[$`]/.test(word.text)) return true;
+  if (!isGlobName(word.text)) return false;
+  return globMayGive(word.text, program === 'find' ? [...FIND_CONTENT_ACTIONS] : []);
+}
+
+/**
  * How a names-only command reads its words (`words` start with its program name as the rule
- * reads it), or undefined for any other command, whose words are read as before.
+ * reads it), or undefined for any other command, whose words are read as before: one whose
+ * words may expand into an option is read so too.
  */
 export function namesOnlyWords(
   program: string,
-  words: readonly string[],
+  shellWords: readonly ShellWord[],
 ): NamesOnlyWords | undefined {
+  if (shellWords.slice(1).some((word) => mayBecomeOption(program, word))) return undefined;
+  const words = shellWords.map((word) => word.text);
   const lister = LISTERS.get(program);
   if (lister !== undefined) return lister(words);
   // `python -m pytest .` runs pytest.

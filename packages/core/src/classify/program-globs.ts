@@ -128,3 +128,17 @@ export function programsMatching(name: string): string[] | null {
   const matches = PROGRAMS.filter((program) => fits(tokens, program));
   return matches.length > MAX_GLOB_PROGRAMS ? null : matches;
 }
+
+/**
+ * Whether bash may expand the glob `pattern` into a word starting with `-` (an option: `*`
+ * matches a file named `--write`) or into one of `words`; true for a pattern not read here.
+ */
+export function globMayGive(pattern: string, words: readonly string[]): boolean {
+  const tokens = globTokens(pattern);
+  if (tokens === null) return true;
+  const first = tokens[0];
+  if (first === undefined || first.kind === 'star' || first.fits('-')) {
+    return words.length === 0 || words.some((word) => fits(tokens, word));
+  }
+  return false;
+}

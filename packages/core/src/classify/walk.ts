@@ -144,7 +144,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     const program = words[0]?.dynamic === false ? programName(texts[0]!) : '';
     const printer = PRINTERS.has(program);
     const changed = directoryChange(words);
-    const listing = changed === undefined ? namesOnlyWords(program, texts) : undefined;
+    const listing = changed === undefined ? namesOnlyWords(program, words) : undefined;
     // `cd DIR` and `git -C DIR` work in DIR, `ls DIR` lists its names: they read no file of it.
     const namedOnly = new Set(
       changed !== undefined

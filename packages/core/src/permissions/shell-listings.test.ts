@@ -134,3 +134,19 @@ describe('what prints, copies or sends file content keeps asking', () => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
 });
+
+describe('a word the shell may expand into an option keeps the command read through', () => {
+  it.each([
+    'X=-exec; find . $X cat {} +',
+    'find . -e* cat {} +',
+    'find * -name x',
+    'find . -name "$P"',
+    'F=--write; prettier --check $F .',
+    'prettier --check *',
+    'tree *',
+    'E=-fjson; eslint $E .',
+  ])('asks for %j under **/.env and secrets/**', (command) => {
+    expect(decide(command, [denyEnv])).toMatchObject({ verdict: 'ask', index: 0 });
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
+  });
+});
