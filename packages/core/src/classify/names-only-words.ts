@@ -97,7 +97,11 @@ const BUILDERS = new Map<string, (args: readonly string[]) => boolean>([
   ['tsc', () => true],
   ['eslint', (args) => !hasFlag(args, ...PRINTING_OPTIONS.eslint!)],
   // `prettier .` prints every file formatted and `--write` rewrites them: only a check lists names.
-  ['prettier', (args) => hasFlag(args, '-c', '--check', '-l', '--list-different')],
+  [
+    'prettier',
+    (args) =>
+      hasFlag(args, '-c', '--check', '-l', '--list-different') && !hasFlag(args, '-w', '--write'),
+  ],
   ['pytest', () => true],
   ['py.test', () => true],
   ['jest', () => true],

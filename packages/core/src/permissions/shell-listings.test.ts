@@ -24,6 +24,8 @@ const CONTENT_READS = [
   'du --files0-from=list',
   'prettier .',
   'prettier --write .',
+  'prettier -l --write .',
+  'prettier --check -w .',
   'eslint -f json .',
 ];
 
