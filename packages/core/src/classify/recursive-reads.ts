@@ -6,7 +6,9 @@ import { programName } from './program-paths.js';
  * `rg x`, `grep -r x`, `du`, `ls -R`, `find -name x` read `.` as `grep -r x .` does. The
  * shell-path reading (permissions/shell-paths.ts) adds that `.` to a command's words.
  * A program is listed only when it recurses by default or by a flag it was given, so a
- * plain `ls` or `echo` names nothing more than its words.
+ * plain `ls` or `echo` names nothing more than its words. A names-only lister (`du`, `ls -R`,
+ * `find -name x` with no action that reads) is read by names-only-words.ts first, as a listing
+ * of names; these readers read it only when that one does not.
  */
 
 /** How one recursive reader's command line is read. */

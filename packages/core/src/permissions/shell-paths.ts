@@ -75,7 +75,8 @@ function optionValue(word: string): string {
  * is read in the call's working directory (the project root when none is said; anywhere for
  * one that cannot be placed, see workingBase) and each directory the line's `cd`s may have led to (`cd src && cat a.key` names
  * `src/a.key`); the directory a `cd` or `git -C` enters names a guarded path only when it is one
- * (`cd /repo` reads nothing it holds). A word may be no path at all (`echo secrets/key`), so a rule reads these
+ * (`cd /repo` reads nothing it holds), as do the words of a names-only lister or a known builder
+ * (`find . -name x`, `eslint .`; see names-only-words.ts) while they lie inside the project. A word may be no path at all (`echo secrets/key`), so a rule reads these
  * only to ask. Read within the classifier's bound over the call's commands together; past
  * it, or past a `cd` to a directory the words do not say, a word whose expansion may name
  * any path (`cat $F`) or one in a home directory (`~/x`), the call names the filesystem
