@@ -91,6 +91,20 @@ describe('effect profile', () => {
     expect(targets("sh -c 'echo x > /etc/passwd'")).toEqual(['/etc/passwd']);
     expect(targets('rm -rf ~ . ..')).toEqual(['~', '.', '..']);
   });
+  it('lists the paths a command names only: entered, listed, built or opened', () => {
+    const targets = (command: string) =>
+      buildEffectProfile({
+        toolName: 'bash',
+        toolInput: { command },
+        mode: 'ask',
+        matchedRules: [],
+      }).targets;
+    expect(targets('code secrets/key')).toEqual(['secrets/key']);
+    expect(targets('cd /srv/app && eslint src/a.ts')).toEqual(['/srv/app', 'src/a.ts']);
+    expect(targets('ls -la /etc/ssl')).toEqual(['/etc/ssl']);
+    expect(targets('git -C /srv/repo status')).toEqual(['/srv/repo']);
+    expect(targets('find /var/log -name x.log')).toEqual(['/var/log']);
+  });
   it('lists path fields of a non-shell call without tags', () => {
     const profile = buildEffectProfile({
       toolName: 'edit',

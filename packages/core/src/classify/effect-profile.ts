@@ -189,8 +189,9 @@ const PATH_LIKE = /^(~|\.{1,2})?\/|^[\w.-]+\/[\w./-]*|^[\w-]+\.[\w]+$|^(~|\.{1,2
 function shellTargets(command: string): string[] {
   // A command too long to classify is not read for targets either (same bound, same reason).
   if (command.length > MAX_CLASSIFIED_COMMAND_LENGTH) return [];
-  const { words, files } = shellWalkTargets(command);
-  const named = words.filter(
+  const { words, namedOnly, listed, files } = shellWalkTargets(command);
+  // A word a rule reads only as the path it names (`cd DIR`, `ls DIR`, `code FILE`) is a target too.
+  const named = [...words, ...namedOnly, ...listed].filter(
     (word) => !word.startsWith('-') && (URL_LIKE.test(word) || PATH_LIKE.test(word)),
   );
   return [...named, ...files];
