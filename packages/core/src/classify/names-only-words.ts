@@ -64,14 +64,13 @@ function operands(words: readonly string[], shortValues: string): NamesOnlyWords
   return { named, patterns: [], listsHere: named.length === 0 };
 }
 
-/** Options that make a lister read a file's content (`tree --fromfile`, `du --files0-from`). */
+/**
+ * Options that make a lister read a file's content (`tree --fromfile`, `du --files0-from`);
+ * `tree --info` prints the comments of every `.info` file it finds.
+ */
 function readsListFile(words: readonly string[]): boolean {
-  return words.some(
-    (word) =>
-      namesLongOption(word, '--fromfile') ||
-      namesLongOption(word, '--files0-from') ||
-      namesLongOption(word, '--exclude-from'),
-  );
+  const options = ['--fromfile', '--files0-from', '--exclude-from', '--infofile'];
+  return words.some((word) => options.some((option) => namesLongOption(word, option)));
 }
 
 /** Listers: the indexes of their words naming what they list. */

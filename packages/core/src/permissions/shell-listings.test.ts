@@ -21,6 +21,8 @@ const CONTENT_READS = [
   'find . -fprint /tmp/list',
   'find -files0-from list',
   'tree --fromfile list',
+  'tree --info',
+  'tree --infofile=notes.info .',
   'du --files0-from=list',
   'prettier .',
   'prettier --write .',
