@@ -105,9 +105,16 @@ const BUILDERS = new Map<string, (args: readonly string[]) => boolean>([
   ['py.test', () => true],
   ['jest', () => true],
   ['vitest', () => true],
-  ['go', (args) => ['build', 'vet', 'test'].includes(args[0] ?? '')],
+  // `-exec`, `-toolexec` and `-vettool` name a program go runs on what it builds.
+  [
+    'go',
+    (args) =>
+      ['build', 'vet', 'test'].includes(args[0] ?? '') &&
+      !args.some((arg) => /^--?(exec|toolexec|vettool)(=|$)/.test(arg)),
+  ],
   ['cargo', (args) => ['build', 'check', 'test', 'clippy'].includes(args[0] ?? '')],
-  ['cmake', () => true],
+  // `cmake -E cat F`, `-E copy_directory . /tmp/x` and `-E tar` print or copy what they are given.
+  ['cmake', (args) => !args.some((arg) => arg === '-E' || arg.startsWith('-E'))],
   ['make', () => true],
   ['code', () => true],
 ]);
