@@ -26,6 +26,8 @@ const CONTENT_READS = [
   'cmake -E tar cf /tmp/a.tar .',
   'go test -exec cat .',
   'go build -toolexec=cat .',
+  "make --eval='all: ; cat .env secrets/key'",
+  "tsc -p . --outDir='/tmp/x;.env;secrets/key'",
   'tree --infofile=notes.info .',
   'du --files0-from=list',
   'prettier .',

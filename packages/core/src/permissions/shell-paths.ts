@@ -155,7 +155,8 @@ export function shellPathTargets(
     }
     // Code and quoted text name paths inside a word (`python3 -c 'open("secrets/key")'`,
     // `git show HEAD:secrets/key`, `curl -F f=@secrets/key`) or a here-document.
-    for (const text of [...spelled, ...walked.texts, ...walked.code]) {
+    // A names-only word may hold code too (`make --eval='all: ; cat .env'`).
+    for (const text of [...spelled, ...namedOnly, ...walked.texts, ...walked.code]) {
       for (const token of pathTokens(text)) add(token, texts);
     }
     for (const word of recursive) add(word, through);
