@@ -112,3 +112,34 @@ describe("Claude Code's LS lists a directory as Glob given a path does", () => {
     expect(decide('claude-code', 'LS', input, rule)).toBe(glob);
   });
 });
+
+describe("Claude Code's Bash in /repo under a deny of **/.env", () => {
+  const bash = (command: string) =>
+    evaluatePermissions({
+      toolName: 'Bash',
+      input: { command },
+      manifest: TOOL_MANIFESTS['claude-code'],
+      projectRoot: '/repo',
+      workingDirectory: '/repo',
+      ruleSetId: 'autonomous',
+      customRuleSets: undefined,
+      approvalMode: 'bypass',
+      overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [guards[0]!] }] },
+    }).verdict;
+
+  it.each([
+    ...['tsc -p .', 'prettier --check .', 'eslint .', 'pytest .', 'code .', 'tree', 'du -sh .'],
+    ...['mkdir -p build && cd build && cmake ..', 'find . -name "*.ts"', 'find src -name "*.ts"'],
+    'find . -name .env',
+  ])('runs %j unasked: it lists names or builds, printing no file', (command) => {
+    expect(bash(command)).toBe('allow');
+  });
+
+  it.each([
+    ...['cat .env', 'grep -rn foo src', 'cp -r src /tmp/x', 'zip -r out.zip src', 'git diff'],
+    ...['tar czf a.tgz .', 'docker build .', 'git add .', 'rg --hidden x'],
+    ...['find . -exec cat {} +', 'find . -name .env | xargs cat'],
+  ])('asks for %j: it prints, copies or sends file content', (command) => {
+    expect(bash(command)).toBe('ask');
+  });
+});
