@@ -1,6 +1,7 @@
 import { hasFlag, namesLongOption } from './flags.js';
 import type { ShellWord } from './lexed-line.js';
 import { globMayGive, isGlobName } from './program-globs.js';
+import { FD_LONG_FLAGS } from './recursive-reads.js';
 
 /*
  * Commands given a directory that print or open no file's content of it: listers that print
@@ -65,6 +66,26 @@ function operands(words: readonly string[], shortValues: string): NamesOnlyWords
 }
 
 /**
+ * fd's pattern (a regular expression over names) and the paths after it, unless it runs a
+ * command on what it finds (`-x`, `-X`); a long option's value is read as any word.
+ */
+function fd(words: readonly string[]): NamesOnlyWords | undefined {
+  if (hasFlag(words.slice(1), '-x', '-X', '--exec', '--exec-batch')) return undefined;
+  const found: number[] = [];
+  let separated = false;
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (separated || !word.startsWith('-') || word === '-') found.push(index);
+    else if (word === '--') separated = true;
+    else if (word.startsWith('--')) {
+      if (!word.includes('=') && !FD_LONG_FLAGS.has(word.slice(2))) index++;
+    } else if ('edtEcjSo'.includes(word.at(-1)!)) index++;
+  }
+  const [pattern, ...named] = found;
+  return { named, patterns: pattern === undefined ? [] : [pattern], listsHere: named.length === 0 };
+}
+
+/**
  * Options that make a lister read a file's content (`tree --fromfile`, `du --files0-from`);
  * `tree --info` prints the comments of every `.info` file it finds.
  */
@@ -76,6 +97,8 @@ function readsListFile(words: readonly string[]): boolean {
 /** Listers: the indexes of their words naming what they list. */
 const LISTERS = new Map<string, (words: readonly string[]) => NamesOnlyWords | undefined>([
   ['find', find],
+  ['fd', fd],
+  ['fdfind', fd],
   // `tree -R` writes `00Tree.html` into every directory it lists.
   [
     'tree',

@@ -142,6 +142,9 @@ const FD: RecursiveReader = {
   ends: new Set(['x', 'X', 'exec', 'exec-batch']),
 };
 
+/** fd's long options that take no value (names-only-words.ts reads fd's operands by them). */
+export const FD_LONG_FLAGS = FD.longFlags;
+
 const CTAGS: RecursiveReader = {
   recurses: anyOf('R', 'recurse'),
   leading: none,

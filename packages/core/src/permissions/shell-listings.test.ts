@@ -22,6 +22,9 @@ const CONTENT_READS = [
   'find -files0-from list',
   'tree --fromfile list',
   'tree --info',
+  'fd -e env -x cat',
+  'fd -HX cat',
+  'fd x --exec-batch cat',
   'cmake -E copy_directory . /tmp/x',
   'cmake -E tar cf /tmp/a.tar .',
   'go test -exec cat .',
@@ -52,6 +55,10 @@ describe('a names-only lister is decided as a listing of names, not a read of co
     'ls -R',
     'ls -R /repo',
     'cd src && find . -name x',
+    'fd -e ts',
+    'fd .env',
+    'fd -H -t f "^x\\.ts" src',
+    'fdfind --type f x .',
   ])('grants %j under **/.env and secrets/**', (command) => {
     expect(decide(command, [denyEnv]).verdict).toBe('allow');
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
@@ -66,6 +73,8 @@ describe('a names-only lister is decided as a listing of names, not a read of co
     'ls -R secrets',
     'cd secrets && find . -name x',
     'find . -newer secrets/key',
+    'fd x secrets',
+    'fd --search-path secrets x',
   ])('asks for %j, which lists a guarded directory itself', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
