@@ -1,4 +1,4 @@
-import { constants, statSync } from 'node:fs';
+import { constants, existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { accessRefusal, fileErrorOf } from './backup-paths.js';
 
@@ -80,4 +80,31 @@ export function dataDirFailure(error: unknown, dataDir: string, source: string):
   }
   if (why === null) return null;
   return `${source} wants a directory (made if missing), not "${dataDir}": ${why}; name one serve can make and write in`;
+}
+
+/**
+ * What stops this process from making the missing directory `text` names, found by making it
+ * and taking away what it made (a refused start changes nothing): access() grants root /proc
+ * and /sys, where mkdir still fails. Made a folder at a time: Node's recursive mkdir spins for
+ * good on /proc. Null when it exists or could be made.
+ */
+export function mkdirProblem(text: string): string | null {
+  const missing: string[] = [];
+  for (let path = resolve(text); !existsSync(path); path = dirname(path)) {
+    if (dirname(path) === path) break;
+    missing.unshift(path);
+  }
+  const made: string[] = [];
+  try {
+    for (const path of missing) {
+      mkdirSync(path);
+      made.unshift(path);
+    }
+    return null;
+  } catch (error) {
+    return fileErrorOf(error, '')?.message ?? String((error as { code?: unknown }).code);
+  } finally {
+    // Deepest first, each empty: only the folders this call made.
+    for (const path of made) rmdirSync(path);
+  }
 }

@@ -227,6 +227,29 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     expect(refused.code).toBe(2);
   });
 
+  // The export directory is made at the first prune: one root cannot make (access() grants it
+  // /proc) let serve start, and that prune failed (Node's recursive mkdir spins there for good).
+  it('refuses a retention export directory it cannot make, and makes nothing', async () => {
+    const dataDir = join(root, 'export-refused');
+    const refused = await runServe(
+      [
+        '--port',
+        '0',
+        '--no-demo',
+        '--data-dir',
+        dataDir,
+        '--retention-export-dir',
+        '/proc/airlock-exports',
+      ],
+      {},
+    );
+    expect(refused.output).toContain(
+      'airlock serve: --retention-export-dir wants a directory serve can write in (made if missing), not "/proc/airlock-exports": ',
+    );
+    expect(refused.code).toBe(2);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
   it('reads an empty variable as unset: loopback, ./.airlock', async () => {
     const cwd = join(root, 'empty-env');
     const started = await runServe(

@@ -15,6 +15,7 @@ import {
   DEFAULT_DATA_DIR,
   DEFAULT_DATA_DIR_SOURCE,
   directoryProblem,
+  mkdirProblem,
 } from './directory-setting.js';
 import { parseListenAddress, probeListen } from './listen-address.js';
 import { shownUrl, shownValue } from './shown-value.js';
@@ -190,7 +191,7 @@ function dataDir(found: Setting | undefined): string {
  */
 function retentionExportDir(found: Setting | undefined): string | undefined {
   if (!found) return undefined;
-  const problem = directoryProblem(found.text);
+  const problem = directoryProblem(found.text) ?? mkdirProblem(found.text);
   if (problem === null) return found.text;
   throw new ServeUsageError(
     `${found.source} wants a directory serve can write in (made if missing), not "${found.text}": ${problem}`,
