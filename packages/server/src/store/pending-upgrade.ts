@@ -60,12 +60,14 @@ export class OlderStoreServedError extends Error {
  * any other session counts. Call it before the pool has opened a second one.
  */
 export async function otherPostgresSessions(db: Kysely<unknown>): Promise<number> {
-  const { rows } = await sql<{ n: number | string }>`
-    select count(*) as n from pg_stat_activity
-    where datname = current_database() and pid <> pg_backend_pid()
-      and backend_type = 'client backend'`.execute(db);
+  const { rows } = await sql.raw<{ n: number | string }>(OTHER_SESSIONS_QUERY).execute(db);
   return Number(rows[0]?.n ?? 0);
 }
+
+/** Counts the client sessions on the current database other than the one asking, as `n`. */
+export const OTHER_SESSIONS_QUERY = `select count(*) as n from pg_stat_activity
+  where datname = current_database() and pid <> pg_backend_pid()
+    and backend_type = 'client backend'`;
 
 /**
  * What a kernel starting on PostgreSQL does before it migrates the database: with other

@@ -1,4 +1,4 @@
-import { canonicalPath } from '@airlock/core';
+import { placedDirectory } from '@airlock/core';
 import type { TaskTable } from '../../store/schema.js';
 import type { HookedCall } from './agent-calls.js';
 
@@ -17,7 +17,7 @@ import type { HookedCall } from './agent-calls.js';
  */
 function placeOf(directory: string | null | undefined): string | null {
   if (directory === null || directory === undefined) return null;
-  return directory.startsWith('/') ? canonicalPath(directory, undefined).text : directory;
+  return directory.startsWith('/') ? placedDirectory(directory) : directory;
 }
 
 /** True when the call was made from the directory its row was decided for. */

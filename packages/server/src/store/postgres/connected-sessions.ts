@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { OTHER_SESSIONS_QUERY } from '../pending-upgrade.js';
 
 /**
  * How many other client sessions are connected to the PostgreSQL database at
@@ -12,11 +13,7 @@ export async function otherSessionsOn(databaseUrl: string): Promise<number | nul
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string | number }>(
-      `select count(*) as n from pg_stat_activity
-       where datname = current_database() and pid <> pg_backend_pid()
-         and backend_type = 'client backend'`,
-    );
+    const { rows } = await client.query<{ n: string | number }>(OTHER_SESSIONS_QUERY);
     return Number(rows[0]?.n ?? 0);
   } catch {
     return null;
