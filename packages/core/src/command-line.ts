@@ -33,6 +33,7 @@ export {
   shownKernelUrl,
   shownWord,
   stageTicker,
+  terminalJson,
   unknownCommandLine,
   unknownVerbLine,
 } from './terminal/index.js';

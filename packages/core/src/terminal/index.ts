@@ -24,4 +24,4 @@ export {
 export { isSettingError, SettingError, type SettingErrorCode } from './setting-error.js';
 export { shellQuoted } from './shell-quote.js';
 export { mayBeSecret, shownWord, unknownCommandLine, unknownVerbLine } from './shown-word.js';
-export { forTerminal, type RefusalText, refusalLines } from './terminal-text.js';
+export { forTerminal, type RefusalText, refusalLines, terminalJson } from './terminal-text.js';

@@ -1,11 +1,32 @@
 /**
+ * Characters past the C0 controls a terminal acts on instead of showing: DEL, the C1 controls
+ * (U+009B is a CSI of its own) and the bidirectional marks and overrides that reorder what
+ * follows them. JSON.stringify leaves these raw (it escapes the C0 controls itself).
+ */
+const ABOVE_C0 = '\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+
+/**
  * Characters a terminal acts on instead of showing: C0 controls but the tab
  * (escape sequences, a carriage return that overwrites a line, a newline that
- * forges one), DEL, C1 controls (U+009B is a CSI of its own) and the
- * bidirectional marks and overrides that reorder what follows them.
+ * forges one), and those {@link ABOVE_C0}.
  */
-const TERMINAL_CONTROLS =
-  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const TERMINAL_CONTROLS = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f${ABOVE_C0}]`, 'g');
+
+/** What JSON.stringify leaves raw that a terminal acts on ({@link ABOVE_C0}). */
+const RAW_IN_JSON = new RegExp(`[${ABOVE_C0}]`, 'g');
+
+/**
+ * A value as JSON (`indent` spaces, or one line without), the characters a terminal would act
+ * on written as `\u` escapes: a person reads `--json` on a terminal too, and a parser reads
+ * the same value back. These can only stand inside a string, where an escape is the same
+ * character.
+ */
+export function terminalJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(
+    RAW_IN_JSON,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 /**
  * Text from the kernel (a tool name, a reason, a label, an error's detail) as

@@ -4,10 +4,10 @@ import {
   parseDuration,
   progressLine,
   shellQuoted,
+  terminalJson,
   unknownVerbLine,
 } from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
-import { terminalJson } from '../terminal-lines.js';
 import {
   CONNECTION_HELP,
   connectionFrom,

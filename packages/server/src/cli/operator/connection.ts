@@ -7,6 +7,7 @@ import {
   refusalLines,
   shellQuoted,
   shownKernelUrl,
+  terminalJson,
 } from '@airlock/core/command-line';
 import type { Call } from '@airlock/sdk';
 import {
@@ -17,7 +18,7 @@ import {
   type VerbShape,
 } from '../command-line.js';
 import { warnOfSecretOnCommandLine } from '../secret-input.js';
-import { type OutputLine, terminalJson, terminalLine } from '../terminal-lines.js';
+import { type OutputLine, terminalLine } from '../terminal-lines.js';
 import { OperatorError } from './operator-error.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
