@@ -27,6 +27,36 @@ describe('refusalLines', () => {
       '  /: want an object (not_an_object)',
     ]);
   });
+  it('says a lone problem once when the detail already says it (one line, its code kept)', () => {
+    const message = 'Too big: expected string to have <=200 characters';
+    expect(
+      refusalLines({
+        code: 'invalid_input',
+        detail: `/run_id: ${message}`,
+        problems: [{ code: 'too_big', pointer: '/run_id', message }],
+      }),
+    ).toEqual([`invalid_input: /run_id: ${message} (too_big)`]);
+    // A detail that adds to the problem (`; nothing was changed`) still holds all it says.
+    expect(
+      refusalLines({
+        code: 'invalid_json',
+        detail: '/: not JSON; nothing was changed',
+        problems: [{ code: 'invalid_json', pointer: '', message: 'not JSON' }],
+      }),
+    ).toEqual(['invalid_json: /: not JSON; nothing was changed (invalid_json)']);
+  });
+  it('lists a lone problem the detail does not say', () => {
+    expect(
+      refusalLines({
+        code: 'invalid_input',
+        detail: 'cursor: not a cursor this list returned',
+        problems: [{ code: 'invalid_cursor', pointer: '/cursor', message: 'pass one as it came' }],
+      }),
+    ).toEqual([
+      'invalid_input: cursor: not a cursor this list returned',
+      '  /cursor: pass one as it came (invalid_cursor)',
+    ]);
+  });
   it('is one line when the refusal lists no problems', () => {
     expect(refusalLines({ code: 'forbidden', detail: 'no' })).toEqual(['forbidden: no']);
   });

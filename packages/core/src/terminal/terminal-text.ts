@@ -53,13 +53,24 @@ export interface RefusalText {
 
 /**
  * A refusal of the kernel as lines for a person's terminal: `code: detail`, then one line a
- * problem (`  /pointer: message (code)`), so a refused declaration says what to fix. The kernel
- * already bounds how many problems it lists; every line has its control characters escaped.
+ * problem (`  /pointer: message (code)`), so a refused declaration says what to fix. A lone
+ * problem the detail already says (`/run_id: Too big`, maybe followed by `; ...`) is not said
+ * again: its code ends the one line. The kernel already bounds how many problems it lists;
+ * every line has its control characters escaped.
  */
 export function refusalLines(refusal: RefusalText): string[] {
+  const problems = refusal.problems ?? [];
+  const said = (problem: { pointer: string; message: string }) => {
+    const text = `${problem.pointer || '/'}: ${problem.message}`;
+    return refusal.detail === text || refusal.detail.startsWith(`${text};`);
+  };
+  const [lone] = problems;
+  if (problems.length === 1 && lone && said(lone)) {
+    return [forTerminal(`${refusal.code}: ${refusal.detail} (${lone.code})`)];
+  }
   return [
     forTerminal(`${refusal.code}: ${refusal.detail}`),
-    ...(refusal.problems ?? []).map((problem) =>
+    ...problems.map((problem) =>
       forTerminal(`  ${problem.pointer || '/'}: ${problem.message} (${problem.code})`),
     ),
   ];
