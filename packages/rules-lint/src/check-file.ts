@@ -3,15 +3,19 @@ import type { ToolCatalog } from './catalog/tool-catalog.js';
 import type { LoadedConfig } from './config/find-config.js';
 import { compareFindings, type Finding } from './findings.js';
 import { withFingerprints } from './fingerprint.js';
-import { lintDocument } from './lint.js';
+import { lintDocument, lintRuleFindings } from './lint.js';
+import { permissionRuleEntries } from './permissions/permission-entries.js';
 import {
   customRuleSetFindings,
   overlayScopeOf,
+  type PermissionFileKind,
   permissionChainFindings,
   permissionFileKind,
   permissionFindings,
+  permissionRuleLists,
 } from './permissions/permission-file.js';
 import { readRuleFile, runningMode } from './rule-file.js';
+import type { LintContext } from './rules/lint-rule.js';
 import type { SourceDocument } from './source/document.js';
 
 /** What decides how one file is linted: its config, plus what the command line overrides. */
@@ -48,16 +52,24 @@ export function fileLinter(
       current.text,
       permissionChainFindings(current, kind, config.rules['allow-grants-chains']),
     );
+  const tools = settings.tools ?? config.tools;
   if (permissionFileKind(document.value))
     return (current) => {
       const kind = permissionFileKind(current.value);
       if (kind === null) return [];
       const scope = overlayScopeOf(settings.path ?? current.fileName);
-      return [...permissionFindings(current, kind, scope), ...chains(current, kind)].sort(
-        compareFindings,
+      const linted = withFingerprints(
+        current.text,
+        lintRuleFindings(current, permissionFileContext(current, kind, tools), {
+          settings: config.rules,
+        }),
       );
+      return [
+        ...permissionFindings(current, kind, scope),
+        ...chains(current, kind),
+        ...linted,
+      ].sort(compareFindings);
     };
-  const tools = settings.tools ?? config.tools;
   return (current) => {
     const ruleFile = readRuleFile(current.value);
     const mode = runningMode(ruleFile, settings.mode ?? config.mode);
@@ -67,6 +79,26 @@ export function fileLinter(
       { settings: config.rules, ...(tools ? { tools } : {}) },
     );
     return [...linted, ...chains(current, null)].sort(compareFindings);
+  };
+}
+
+/**
+ * What the lint rules see of an overlay document or a custom rule set file:
+ * its permission rules alone (no approval rules), and no project root, the
+ * profile that sets it being elsewhere.
+ */
+function permissionFileContext(
+  document: SourceDocument,
+  kind: PermissionFileKind,
+  tools: ToolCatalog | undefined,
+): LintContext {
+  return {
+    rules: [],
+    listLength: 0,
+    mode: undefined,
+    toolAliases: {},
+    tools,
+    permissionRules: permissionRuleEntries(permissionRuleLists(document.value, kind)),
   };
 }
 

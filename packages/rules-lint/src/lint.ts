@@ -4,9 +4,11 @@ import type { RuleSetting } from './config/lint-config.js';
 import { runExamples } from './examples/run-examples.js';
 import { compareFindings, type Finding, type SourceLocation } from './findings.js';
 import { withFingerprints } from './fingerprint.js';
+import { permissionRuleEntries } from './permissions/permission-entries.js';
+import { permissionRuleLists } from './permissions/permission-file.js';
 import { type RuleFile, readRuleFile, runningMode } from './rule-file.js';
 import { LINT_RULES } from './rules/catalog.js';
-import type { LintRule } from './rules/lint-rule.js';
+import type { LintContext, LintRule } from './rules/lint-rule.js';
 import { locatePointer, parseDocument, type SourceDocument } from './source/document.js';
 import { duplicateKeyFindings } from './source/duplicate-key-findings.js';
 import { DUPLICATE_KEY } from './source/duplicate-keys.js';
@@ -67,6 +69,47 @@ export function lintText(fileName: string, text: string, options: LintOptions = 
   return { ok: true, document, file, findings: lintDocument(document, file, options) };
 }
 
+/**
+ * A profile's `project_root`: its text, null when it sets none, undefined
+ * when it is not text (a declaration error says so).
+ */
+function profileProjectRoot(value: unknown): string | null | undefined {
+  const root = (value as Record<string, unknown>).project_root;
+  if (root === undefined) return null;
+  return typeof root === 'string' ? root : undefined;
+}
+
+/**
+ * Runs the lint rules (the whole catalog unless `options.rules` names some)
+ * on a context under the config's settings: a rule or a code set `off` is
+ * left out, a setting replaces the default severity. Unsorted.
+ */
+export function lintRuleFindings(
+  document: SourceDocument,
+  context: LintContext,
+  options: LintOptions = {},
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of options.rules ?? LINT_RULES) {
+    if (options.settings?.[rule.id] === 'off') continue;
+    for (const report of rule.check(context)) {
+      const code = report.code ?? rule.id;
+      const setting = options.settings?.[code];
+      if (setting === 'off') continue;
+      findings.push({
+        code,
+        source: 'lint',
+        severity: setting ?? report.severity ?? rule.severity,
+        message: report.message,
+        pointer: report.pointer,
+        location: locatePointer(document, report.pointer, report.part),
+        ...(report.fix ? { fix: report.fix } : {}),
+      });
+    }
+  }
+  return findings;
+}
+
 /** Lints an already parsed document. */
 export function lintDocument(
   document: SourceDocument,
@@ -93,31 +136,17 @@ export function lintDocument(
     });
     findings.push(...shape.findings);
   }
-  const context = {
+  const context: LintContext = {
     rules: ruleEntries(file.rules, file.rulesPointer),
     listLength: Array.isArray(file.rules) ? file.rules.length : 0,
     mode: runningMode(file),
     toolAliases: file.toolAliases,
     tools: mergeCatalogs(resolvedCatalog(options.tools, file.toolAliases), file.declaredTools),
     ...(file.toolNames === undefined ? {} : { toolNames: file.toolNames }),
+    permissionRules: permissionRuleEntries(permissionRuleLists(document.value, null)),
+    ...(file.kind === 'profile' ? { projectRoot: profileProjectRoot(document.value) } : {}),
   };
-  for (const rule of options.rules ?? LINT_RULES) {
-    if (options.settings?.[rule.id] === 'off') continue;
-    for (const report of rule.check(context)) {
-      const code = report.code ?? rule.id;
-      const setting = options.settings?.[code];
-      if (setting === 'off') continue;
-      findings.push({
-        code,
-        source: 'lint',
-        severity: setting ?? report.severity ?? rule.severity,
-        message: report.message,
-        pointer: report.pointer,
-        location: locatePointer(document, report.pointer, report.part),
-        ...(report.fix ? { fix: report.fix } : {}),
-      });
-    }
-  }
+  findings.push(...lintRuleFindings(document, context, options));
   return withFingerprints(
     document.text,
     applySuppressions(document, findings, { reportUnused: options.rules === undefined }).sort(

@@ -1,6 +1,7 @@
 import { pathNeverText } from './correctness/path-never-text/rule.js';
 import { shadowedAllow } from './correctness/shadowed-allow/rule.js';
 import { shadowedAsk } from './correctness/shadowed-ask/rule.js';
+import { targetsWithoutProjectRoot } from './correctness/targets-without-project-root/rule.js';
 import { unknownTool } from './correctness/unknown-tool/rule.js';
 import type { LintRule } from './lint-rule.js';
 import { denyWithoutReason } from './style/deny-without-reason/rule.js';
@@ -19,6 +20,7 @@ export const LINT_RULES: readonly LintRule[] = [
   pathNeverText,
   shadowedAllow,
   shadowedAsk,
+  targetsWithoutProjectRoot,
   unknownTool,
   allowGrantsChains,
   askNoopInAskMode,

@@ -2,6 +2,7 @@ import type { ApprovalMode } from '@airlock/core';
 import type { RuleEntry } from '../analysis/rule-entry.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import type { Fix, Severity } from '../findings.js';
+import type { PermissionRuleEntry } from '../permissions/permission-entries.js';
 import type { PointerPart } from '../source/document.js';
 
 /** The families of lint rules, as folder names under `rules/`. */
@@ -23,6 +24,16 @@ export interface LintContext {
   readonly tools: ToolCatalog | undefined;
   /** The profile's `tool_names` as written, when it declares them: a model's call to any other tool is refused. */
   readonly toolNames?: readonly string[];
+  /**
+   * The file's permission rules (spec 003): a profile's `custom_rule_sets`, a custom rule set
+   * file's or an overlay document's rules, every rule object as written. Absent: none.
+   */
+  readonly permissionRules?: readonly PermissionRuleEntry[];
+  /**
+   * A profile's `project_root` as written, or null when the profile sets none. Absent when the
+   * file cannot tell: a bare list, or a permission file whose profile is elsewhere.
+   */
+  readonly projectRoot?: string | null | undefined;
 }
 
 /** One thing a lint rule reports; the linter adds severity and location. */
