@@ -37,8 +37,9 @@ export interface CanonicalTarget {
    */
   readonly globLast?: string;
   /**
-   * For a shell command's path: a directory the command works in (`cd DIR`, `git -C DIR`),
-   * which names a guarded path when it is one but reads nothing it holds.
+   * For a shell command's path: a directory the command works in (`cd DIR`, `git -C DIR`) or
+   * lists the names of (`ls DIR`), which names a guarded path when it is one but reads nothing it
+   * holds; so is a listing tool's directory (ToolTarget's `listing`).
    */
   readonly namedOnly?: true;
   /** For a tool's path: what its manifest says it names (ToolTarget's `names`; a glob reads as a directory). */
@@ -223,6 +224,18 @@ function toolGlob(raw: string, projectRoot: string | undefined): CanonicalTarget
 }
 
 /**
+ * A directory a tool lists the names of (ToolTarget's `listing`), read as a shell lister's word
+ * is (`ls DIR`, `find DIR -name x`): inside the project it names only itself, so a rule reads it
+ * only when it is a guarded path; one above the project root is read through (it lists the
+ * project), and one elsewhere holds nothing a rule guards.
+ */
+function listedDirectory(raw: string, projectRoot: string | undefined): CanonicalTarget {
+  const path = canonicalPath(raw, projectRoot);
+  if (path.rooted || path.rootedWhenFolded !== undefined) return { ...path, namedOnly: true };
+  return { ...path, names: 'directory' };
+}
+
+/**
  * The canonical targets of a call, in the order the manifest lists its target fields, a
  * relative path read from the call's working directory ({@link inWorkingDirectory}). An
  * empty path is the directory a tool resolves it against, the working directory (the project
@@ -249,6 +262,10 @@ export function callTargets(
       const placed = inWorkingDirectory(raw, base);
       if (target.names === 'glob') {
         targets.push(placed === null ? ANYWHERE : toolGlob(placed, projectRoot));
+        continue;
+      }
+      if (target.names === 'listing') {
+        targets.push(placed === null ? ANYWHERE : listedDirectory(placed, projectRoot));
         continue;
       }
       const path = placed === null ? ANYWHERE : canonicalPath(placed, projectRoot);

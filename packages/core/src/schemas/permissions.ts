@@ -30,12 +30,14 @@ export const ToolTargetSchema = z.strictObject({
   kind: z.enum(['path', 'url']),
   /**
    * For a path: what it names. `file`: always a file (a read tool's `file_path`), never a
-   * directory it reads through; `directory`: a directory it may read through (a search's or a
-   * listing's root); `glob`: a glob the tool expands and reads every match of through (Gemini's
-   * read_many_files). Absent: a file or a directory, judged by the path's text (a name with an
-   * extension is a file).
+   * directory it reads through; `directory`: a directory it may read through (a search's
+   * root); `glob`: a glob the tool expands and reads every match of through (Gemini's
+   * read_many_files); `listing`: a directory whose entries' names the tool prints, never their
+   * content (Claude Code's LS and Glob), read as `ls` and `find` are: a rule names it only when it
+   * is a guarded path itself, or lies above the project root. Absent: a file or a directory,
+   * judged by the path's text (a name with an extension is a file).
    */
-  names: z.enum(['file', 'directory', 'glob']).optional(),
+  names: z.enum(['file', 'directory', 'glob', 'listing']).optional(),
   /**
    * For a path: `working_directory` when the tool reads the call's working directory if the
    * field is absent (a search given no path); absent, a missing field names nothing.

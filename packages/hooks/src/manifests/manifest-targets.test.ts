@@ -38,14 +38,12 @@ describe('a read tool that reads one file is not read as a directory', () => {
   });
 });
 
-describe('a search or listing reads its directory through', () => {
+// Listings print names only: listing-tools.test.ts.
+describe('a search reads its directory through', () => {
   it.each([
     ['claude-code', 'Grep', { pattern: 'x', path: '/repo/src' }],
     ['claude-code', 'Grep', { pattern: 'x', path: '/repo/config' }],
-    ['claude-code', 'Glob', { pattern: '*', path: '/repo/config' }],
-    ['claude-code', 'Glob', { pattern: '*', path: '/repo/conf.d' }],
-    ['gemini', 'list_directory', { dir_path: '/repo/conf.d' }],
-    ['gemini', 'glob', { pattern: '*', dir_path: '/repo/conf.d' }],
+    ['claude-code', 'Grep', { pattern: 'x', path: '/repo/conf.d' }],
     ['gemini', 'search_file_content', { pattern: 'x', dir_path: 'src' }],
   ] as const)('asks %s %s %j under **/.env', (agent, tool, input) => {
     expect(decide(agent, tool, input, guards[0]!)).toBe('ask');

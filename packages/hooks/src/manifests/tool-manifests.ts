@@ -3,9 +3,17 @@ import type { HookedAgent, ToolManifest } from '@airlock/core';
 const object = { type: 'object' };
 /** A path that names a file, never a directory the tool reads through. */
 const file = (pointer: string) => [{ pointer, kind: 'path' as const, names: 'file' as const }];
-/** A directory the tool reads through (a listing's, a search's root). */
-const directory = (pointer: string) => [
-  { pointer, kind: 'path' as const, names: 'directory' as const },
+/**
+ * A directory the tool prints the names of, never their content (a listing's root); absent,
+ * the session's working directory.
+ */
+const listing = (pointer: string) => [
+  {
+    pointer,
+    kind: 'path' as const,
+    names: 'listing' as const,
+    when_absent: 'working_directory' as const,
+  },
 ];
 /** A search's root, a file or a directory; absent, the session's working directory. */
 const searchRoot = (pointer: string) => [
@@ -30,9 +38,9 @@ const CLAUDE_CODE: ToolManifest = [
     risk_traits: ['write'],
     targets: file('/notebook_path'),
   },
-  { name: 'Glob', input_schema: object, risk_traits: ['read'], targets: directory('/path') },
+  { name: 'Glob', input_schema: object, risk_traits: ['read'], targets: listing('/path') },
   // Older Claude Code lists a directory's names with LS; read as Glob given the same path.
-  { name: 'LS', input_schema: object, risk_traits: ['read'], targets: directory('/path') },
+  { name: 'LS', input_schema: object, risk_traits: ['read'], targets: listing('/path') },
   { name: 'Grep', input_schema: object, risk_traits: ['read'], targets: searchRoot('/path') },
   {
     name: 'WebFetch',
@@ -79,9 +87,9 @@ const GEMINI: ToolManifest = [
     name: 'list_directory',
     input_schema: object,
     risk_traits: ['read'],
-    targets: directory('/dir_path'),
+    targets: listing('/dir_path'),
   },
-  { name: 'glob', input_schema: object, risk_traits: ['read'], targets: directory('/dir_path') },
+  { name: 'glob', input_schema: object, risk_traits: ['read'], targets: listing('/dir_path') },
   {
     name: 'search_file_content',
     input_schema: object,
