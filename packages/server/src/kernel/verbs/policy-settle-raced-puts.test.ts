@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeApprovalPolicy } from '../../store/approvals.js';
-import {
-  addMember,
-  type Deployment,
-  deploy,
-  type MemberOf,
-  runOfCalls,
-} from '../../testing/harness.js';
+import { type SettleWorkspace, settleWorkspace } from '../../testing/settle-workspace.js';
 import { backends } from '../../testing/stores.js';
 import { settleMetQuorums } from './policy-settle.js';
 
 const all = await backends();
-
-type Event = { type: string; data: Record<string, unknown> };
 
 /*
  * Two puts racing: the first's settle runs after the second committed, and reads the second's
@@ -23,52 +14,27 @@ for (const backend of all) {
   describe.skipIf(backend.skip !== null)(
     `a policy settle that runs after a later put (${backend.name})`,
     () => {
-      let d: Deployment;
-      let ana: MemberOf;
-      let bo: MemberOf;
+      let w: SettleWorkspace;
       beforeAll(async () => {
-        d = await deploy(backend);
-        [ana, bo] = [await addMember(d, 'Ana'), await addMember(d, 'Bo')];
+        w = await settleWorkspace(backend);
       });
       afterAll(async () => {
-        await d?.close();
+        await w?.d.close();
       });
-
-      const rule = (approvers: string[], required: number) => ({
-        rules: [{ tool: 'wipe', approvers, required }],
-      });
-      const write = async (policy: Record<string, unknown>) =>
-        (
-          await d.airlock.store.transaction((tx) =>
-            writeApprovalPolicy(tx, { workspaceId: d.workspaceId, policy, principal: 'member:x' }),
-          )
-        ).version;
 
       it('names the version that approved the call', async () => {
-        expect(
-          (await d.member.put(`${d.ws}/approval_policy`, { policy: rule([ana.id, bo.id], 2) }))
-            .status,
-        ).toBe(200);
-        const runId = await runOfCalls(d, {
-          mode: 'ask',
-          tool: 'wipe',
-          count: 1,
-          state: 'needs_approval',
-        });
-        const { tasks } = (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body;
-        const row = `${d.ws}/runs/${runId}/tasks/${tasks[0].key}`;
-        expect((await ana.client.post(`${row}/approve`, {})).status).toBe(200);
+        expect((await w.put(w.rule(2))).status).toBe(200);
+        const { runId, keys } = await w.parkApprovedByAna(1);
         // The first put lowers the quorum, the second names Ana alone; the first's settle
         // runs after both committed.
-        const first = await write(rule([ana.id, bo.id], 1));
-        const second = await write(rule([ana.id], 1));
-        const settled = await settleMetQuorums(d.airlock.kernel.context, {
-          workspaceId: d.workspaceId,
+        const first = await w.writeUnsettled(w.rule(1));
+        const second = await w.writeUnsettled(w.rule(1, [w.ana.id]));
+        const settled = await settleMetQuorums(w.d.airlock.kernel.context, {
+          workspaceId: w.d.workspaceId,
           policyVersion: first,
         });
-        expect(settled).toEqual([{ run_id: runId, task_key: tasks[0].key }]);
-        const { events } = (await d.member.get(`${d.ws}/runs/${runId}/events?limit=100`)).body;
-        const approved = (events as Event[]).filter((event) => event.type === 'task.approved');
+        expect(settled).toEqual([{ run_id: runId, task_key: keys[0] }]);
+        const approved = await w.approvedEvents(runId);
         expect(approved).toHaveLength(1);
         expect(approved[0]!.data.via).toBe(`approval policy version ${second}`);
       }, 60_000);

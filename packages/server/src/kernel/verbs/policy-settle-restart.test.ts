@@ -3,15 +3,14 @@ import { type Airlock, startAirlock } from '../../airlock.js';
 import { writeApprovalPolicy } from '../../store/approvals.js';
 import type { Store } from '../../store/store.js';
 import {
-  addMember,
   type Client,
   client,
   type Deployment,
-  deploy,
   runOfCalls,
   waitFor,
 } from '../../testing/harness.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../../testing/postgres.js';
+import { type SettleWorkspace, settleWorkspace } from '../../testing/settle-workspace.js';
 import { backends } from '../../testing/stores.js';
 import { workspaceWithTokens } from '../../testing/workspace-tokens.js';
 
@@ -76,28 +75,21 @@ for (const backend of all) {
   describe.skipIf(backend.skip !== null)(
     `calls a policy met when its kernel stopped before settling (${backend.name})`,
     () => {
-      let d: Deployment | undefined;
+      let w: SettleWorkspace | undefined;
       afterAll(async () => {
-        await d?.close();
+        await w?.d.close();
       });
 
       it('are approved once after the next start', async () => {
-        d = await deploy(backend);
-        const [ana, bo] = [await addMember(d, 'Ana'), await addMember(d, 'Bo')];
-        const rule = (required: number) => ({
-          rules: [{ tool: 'wipe', approvers: [ana.id, bo.id], required }],
-        });
-        expect((await d.member.put(`${d.ws}/approval_policy`, { policy: rule(2) })).status).toBe(
-          200,
-        );
-        const { runId } = await parkedAndApproved(d, ana.client, 3);
-        const version = await policyWrittenUnsettled(d.airlock.store, {
-          workspaceId: d.workspaceId,
-          policy: rule(1),
-        });
+        w = await settleWorkspace(backend);
+        const { ana } = w;
+        expect((await w.put(w.rule(2))).status).toBe(200);
+        const { runId } = await w.parkApprovedByAna(3);
+        const version = await w.writeUnsettled(w.rule(1));
 
-        await d.restart();
-        const approved = await approvedOnceEach(d.member, d.ws, runId);
+        await w.d.restart();
+        await w.noneWaits(runId, 'the met calls to be approved after the start');
+        const approved = await w.approvedEvents(runId);
         expect(approved).toHaveLength(3);
         for (const event of approved) {
           expect(event.data).toMatchObject({

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeApprovalPolicy } from '../../store/approvals.js';
 import { gatedContext } from '../../testing/gated-store.js';
-import {
-  addMember,
-  type Deployment,
-  deploy,
-  type MemberOf,
-  runOfCalls,
-  waitFor,
-} from '../../testing/harness.js';
+import { waitFor } from '../../testing/harness.js';
+import { type SettleWorkspace, settleWorkspace } from '../../testing/settle-workspace.js';
 import { backends } from '../../testing/stores.js';
 import { settleMetQuorums } from './policy-settle.js';
 
 const all = await backends();
-
-type Event = { type: string; task_key: string | null };
 
 /*
  * A call whose settling unit failed (a store error at its commit) was left waiting for good,
@@ -25,46 +16,19 @@ for (const backend of all) {
   describe.skipIf(backend.skip !== null)(
     `a met call whose settling unit failed (${backend.name})`,
     () => {
-      let d: Deployment;
-      let ana: MemberOf;
-      let bo: MemberOf;
+      let w: SettleWorkspace;
       beforeAll(async () => {
-        d = await deploy(backend);
-        [ana, bo] = [await addMember(d, 'Ana'), await addMember(d, 'Bo')];
+        w = await settleWorkspace(backend);
       });
       afterAll(async () => {
-        await d?.close();
-      });
-
-      const rule = (required: number) => ({
-        rules: [{ tool: 'wipe', approvers: [ana.id, bo.id], required }],
+        await w?.d.close();
       });
 
       it('is settled again by the sweep, and the calls after it at once', async () => {
-        expect((await d.member.put(`${d.ws}/approval_policy`, { policy: rule(2) })).status).toBe(
-          200,
-        );
-        const runId = await runOfCalls(d, {
-          mode: 'ask',
-          tool: 'wipe',
-          count: 3,
-          state: 'needs_approval',
-        });
-        const { tasks } = (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body;
-        const keys = (tasks as { key: string }[]).map((task) => task.key);
-        for (const key of keys) {
-          const row = `${d.ws}/runs/${runId}/tasks/${key}`;
-          expect((await ana.client.post(`${row}/approve`, {})).status).toBe(200);
-        }
-        const version = (
-          await d.airlock.store.transaction((tx) =>
-            writeApprovalPolicy(tx, {
-              workspaceId: d.workspaceId,
-              policy: rule(1),
-              principal: 'member:x',
-            }),
-          )
-        ).version;
+        const { d } = w;
+        expect((await w.put(w.rule(2))).status).toBe(200);
+        const { runId, keys } = await w.parkApprovedByAna(3);
+        const version = await w.writeUnsettled(w.rule(1));
         // The first call's unit fails before its COMMIT (the store rolls it back).
         let failures = 0;
         const failingOnce = gatedContext(d.airlock.kernel.context, {
@@ -85,8 +49,7 @@ for (const backend of all) {
             'runnable',
           { timeoutMs: 30_000, what: 'the sweep to settle the call whose unit failed' },
         );
-        const { events } = (await d.member.get(`${d.ws}/runs/${runId}/events?limit=100`)).body;
-        const approved = (events as Event[]).filter((event) => event.type === 'task.approved');
+        const approved = await w.approvedEvents(runId);
         expect(approved.map((event) => event.task_key).sort()).toEqual([...keys].sort());
       }, 60_000);
     },
