@@ -17,6 +17,7 @@ import {
   settleEveryWorkspaceSoon,
   settleQueued,
 } from './verbs/policy-settle.js';
+import { newSettleQueue } from './verbs/policy-settle-queue.js';
 
 /** How a kernel is configured. */
 export interface KernelOptions {
@@ -79,6 +80,7 @@ export class Kernel {
       providers: options.providers ?? defaultProviders(),
       metrics: options.metrics ?? null,
       tracing: options.tracing ?? null,
+      settles: newSettleQueue(),
       scheduleDrive: (runId) => {
         void this.drive(runId);
       },

@@ -8,6 +8,7 @@
 import { type ParkedRowCursor, workspacesWithApprovedParks } from '../../store/approvals.js';
 import type { KernelContext } from '../context.js';
 import { type SettledCall, settlePage } from './policy-settle-page.js';
+import type { PendingSettle, SettleQueue } from './policy-settle-queue.js';
 
 export type { SettledCall };
 
@@ -29,26 +30,6 @@ const RETRY_FIRST_MS = 1000;
 /** The longest wait before a workspace whose settling keeps failing is looked at again. */
 const RETRY_LONGEST_MS = 5 * 60 * 1000;
 
-/** Where the settling of one workspace goes on: after this row (from the first when null). */
-interface PendingSettle {
-  after: ParkedRowCursor | null;
-  /** How many times its settling failed in a row; 0 when it did not. */
-  failures: number;
-  /** Not looked at before this time (the store's clock), after a failure. */
-  retryAt: number;
-}
-
-/** What this kernel still has to settle. */
-interface SettleQueue {
-  workspaces: Map<string, PendingSettle>;
-  /** Set at the start: every workspace with an approved parked row is looked at once. */
-  everyWorkspace: boolean;
-  /** When every workspace was last queued (the store's clock). */
-  queuedEveryAt: number;
-  /** After a failed read of the workspaces to queue, not read again before this time. */
-  scanRetryAt: number;
-}
-
 /**
  * How often a kernel looks at every workspace with an approved parked row again by default:
  * a call another kernel's put met, whose process stopped before settling it and has not
@@ -56,16 +37,9 @@ interface SettleQueue {
  */
 export const DEFAULT_SETTLE_RESCAN_MS = 10 * 60 * 1000;
 
-/** One queue per kernel, by its instance id (a context copied for a test shares it). */
-const queues = new Map<string, SettleQueue>();
-
+/** The kernel's own queue, on its context. */
 function queueOf(ctx: KernelContext): SettleQueue {
-  let queue = queues.get(ctx.instanceId);
-  if (!queue) {
-    queue = { workspaces: new Map(), everyWorkspace: false, queuedEveryAt: 0, scanRetryAt: 0 };
-    queues.set(ctx.instanceId, queue);
-  }
-  return queue;
+  return ctx.settles;
 }
 
 /** A workspace to be looked at again from its first row, later the more it failed. */
@@ -92,7 +66,7 @@ export async function settleMetQuorums(
   ctx: KernelContext,
   options: { workspaceId: string; policyVersion: number },
 ): Promise<SettledCall[]> {
-  const { workspaces } = queueOf(ctx);
+  const queue = queueOf(ctx);
   try {
     const page = await settlePage(ctx, {
       workspaceId: options.workspaceId,
@@ -102,14 +76,15 @@ export async function settleMetQuorums(
     // This pass looked at every row before `next` under the new policy: the sweep goes on from
     // there (an earlier put's pass, still queued, is taken over), or from the first row when
     // a row's unit failed.
-    workspaces.delete(options.workspaceId);
-    if (page.failed > 0) workspaces.set(options.workspaceId, retryLater(ctx, 1));
-    else if (page.next !== null) workspaces.set(options.workspaceId, goOn(page.next));
+    leave(
+      queue,
+      options.workspaceId,
+      page.failed > 0 ? retryLater(ctx, 1) : page.next && goOn(page.next),
+    );
     return page.settled;
   } catch (error) {
     // The policy is written already: its answer must not say otherwise. The sweep tries again.
-    workspaces.delete(options.workspaceId);
-    workspaces.set(options.workspaceId, retryLater(ctx, 1));
+    leave(queue, options.workspaceId, retryLater(ctx, 1));
     ctx.logger.warn(
       { err: error, workspaceId: options.workspaceId, policyVersion: options.policyVersion },
       'settling calls a replaced approval policy approves stopped; the clock sweep goes on',
@@ -119,16 +94,33 @@ export async function settleMetQuorums(
 }
 
 /**
+ * Leaves what is left of a workspace to the sweep (at the back of the queue), or nothing when
+ * `pending` is null; a stopped kernel's queue takes nothing (its pass ended after the stop).
+ */
+function leave(queue: SettleQueue, workspaceId: string, pending: PendingSettle | null): void {
+  queue.workspaces.delete(workspaceId);
+  if (pending !== null && !queue.closed) queue.workspaces.set(workspaceId, pending);
+}
+
+/**
  * At a kernel's start: every workspace with a parked row holding approvals is looked at once by
  * the sweep, for a call a put met but whose process stopped before it settled it.
  */
 export function settleEveryWorkspaceSoon(ctx: KernelContext): void {
-  queueOf(ctx).everyWorkspace = true;
+  const queue = queueOf(ctx);
+  queue.closed = false;
+  queue.everyWorkspace = true;
 }
 
-/** At a kernel's stop: its queue goes (the next start looks at every workspace again). */
+/**
+ * At a kernel's stop: its queue is emptied and closed, so no settle of it runs after the stop
+ * (a pass still in flight leaves nothing behind); the next start looks at every workspace again.
+ */
 export function forgetQueuedSettles(ctx: KernelContext): void {
-  queues.delete(ctx.instanceId);
+  const queue = queueOf(ctx);
+  queue.closed = true;
+  queue.workspaces.clear();
+  queue.everyWorkspace = false;
 }
 
 /**
@@ -145,12 +137,15 @@ export async function settleQueued(
   options: { stopping: () => boolean; rescanMs: number },
 ): Promise<number> {
   const queue = queueOf(ctx);
+  if (queue.closed) return 0;
   const now = ctx.store.now();
   const scanDue = queue.everyWorkspace || now - queue.queuedEveryAt >= options.rescanMs;
   if (scanDue && now >= queue.scanRetryAt) {
     try {
       for (const workspaceId of await workspacesWithApprovedParks(ctx.store)) {
-        if (!queue.workspaces.has(workspaceId)) queue.workspaces.set(workspaceId, goOn(null));
+        if (!queue.workspaces.has(workspaceId) && !queue.closed) {
+          queue.workspaces.set(workspaceId, goOn(null));
+        }
       }
       queue.everyWorkspace = false;
       queue.queuedEveryAt = now;
@@ -165,7 +160,8 @@ export async function settleQueued(
   const due = [...queue.workspaces].filter(([, pending]) => pending.retryAt <= now);
   for (const [workspaceId, pending] of due.slice(0, WORKSPACES_PER_SWEEP)) {
     // Each approval is a unit of its own: a sweep makes at most a page of them.
-    if (options.stopping() || read >= ROWS_PER_SWEEP || approved >= SWEEP_PAGE) break;
+    if (options.stopping() || queue.closed || read >= ROWS_PER_SWEEP || approved >= SWEEP_PAGE)
+      break;
     let next: PendingSettle | null;
     try {
       const page = await settlePage(ctx, { workspaceId, limit: SWEEP_PAGE, after: pending.after });
@@ -184,11 +180,10 @@ export async function settleQueued(
       );
       next = retryLater(ctx, pending.failures + 1);
     }
-    // A put's own pass replaced this entry meanwhile: that one goes on instead.
+    // A put's own pass replaced this entry meanwhile (or the kernel stopped): that one goes on.
     if (queue.workspaces.get(workspaceId) !== pending) continue;
     // To the back of the queue: the workspaces take turns.
-    queue.workspaces.delete(workspaceId);
-    if (next !== null) queue.workspaces.set(workspaceId, next);
+    leave(queue, workspaceId, next);
   }
   return approved;
 }

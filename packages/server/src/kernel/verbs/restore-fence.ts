@@ -9,6 +9,7 @@ import { DEFAULT_PARK_TTL_MS } from '../kernel.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRunIfAny } from '../machines/run-state.js';
 import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
+import { newSettleQueue } from './policy-settle-queue.js';
 
 /** The failure a fenced row records: the kernel cannot know whether the call ran. */
 export const OUTCOME_UNKNOWN_DETAIL =
@@ -144,6 +145,7 @@ function offlineContext(store: Store): KernelContext {
     providers: defaultProviders(),
     metrics: null,
     tracing: null,
+    settles: newSettleQueue(),
     scheduleDrive: () => {},
   };
 }
