@@ -92,10 +92,23 @@ export class RunStoryView {
    * A revoke, a new member or a replaced approval policy is no event of the
    * run: the workspace's feed brings it (`policy.changed`), and the rows are
    * read again, so a parked row says whether too few members can approve it.
+   * The feed starts at the workspace's head once it is open, so the rows are
+   * read once more then: a change after the first read but before that head
+   * would otherwise never be said.
    */
   private async followPolicy(): Promise<void> {
     try {
-      const feed = this.workspace.feed({ after: 'latest', signal: this.controller.signal });
+      let opened = false;
+      const feed = this.workspace.feed({
+        after: 'latest',
+        signal: this.controller.signal,
+        // A reconnection resumes after the last event heard: only the first opening leaves a gap.
+        onStatus: (status) => {
+          if (status !== 'open' || opened) return;
+          opened = true;
+          void this.scheduleRefresh();
+        },
+      });
       for await (const event of feed) {
         const change = (event.data as { change?: unknown } | null)?.change;
         if (event.type === 'policy.changed' && REACH_CHANGES.has(String(change)))

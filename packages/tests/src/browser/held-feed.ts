@@ -7,17 +7,20 @@ export interface HeldFeed {
 }
 
 /**
- * Holds back every WebSocket the page opens: the page sees it open, but what
- * it sends waits and the kernel sees nothing until `release`, so a test can
- * act on what the page drew before its feed is live.
+ * Holds back every WebSocket the page opens (those whose URL `holds`): the page sees it open,
+ * but what it sends waits and the kernel sees nothing until `release`, so a test can act on
+ * what the page drew before its feed is live.
  */
-export async function holdFeed(page: Page): Promise<HeldFeed> {
+export async function holdFeed(
+  page: Page,
+  holds: (url: URL) => boolean = () => true,
+): Promise<HeldFeed> {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
   await page.routeWebSocket(
-    () => true,
+    (url) => holds(url),
     (socket: WebSocketRoute) => {
       const early: (string | Buffer)[] = [];
       let server: WebSocketRoute | null = null;

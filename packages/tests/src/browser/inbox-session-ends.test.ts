@@ -80,8 +80,10 @@ describe.skipIf(browserSkipReason !== null)(
 
     it('an Approve refused for a token that stopped working signs out, and the call still waits', async () => {
       const run = await parkedRun('make dist');
-      // Once muted, the page's feed hears nothing more (no event, no close), so the verb is
-      // what meets the refusal.
+      // Once muted, the page's feeds hear no event and no close, so the verb is what meets the
+      // refusal. The revoke closes the kernel's end of each feed: passed on, that close has the
+      // page reconnect, meet the 401 and sign out before the click, which then finds no Approve.
+      // A handshake's `ready` still passes, so a feed that opens late is not retried either.
       let muted = false;
       const { page, revoke } = await signedInAs('Story Approver', `#/runs/${run.id}`, (opened) =>
         opened.routeWebSocket(
@@ -89,7 +91,10 @@ describe.skipIf(browserSkipReason !== null)(
           (socket: WebSocketRoute) => {
             const server = socket.connectToServer();
             server.onMessage((message) => {
-              if (!muted) socket.send(message);
+              if (!muted || JSON.parse(String(message)).type === 'ready') socket.send(message);
+            });
+            server.onClose(() => {
+              if (!muted) socket.close();
             });
             socket.onMessage((message) => server.send(message));
           },

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
+import { holdFeed } from './held-feed.js';
 import { secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /*
@@ -16,9 +17,10 @@ describe.skipIf(browserSkipReason !== null)(
   () => {
     const f = useInboxFixture({ width: 1280, height: 800 });
 
-    /** A second signed-in page beside the fixture's, at `path`. */
-    async function secondPage(path: string): Promise<Page> {
+    /** A second signed-in page beside the fixture's, at `path`; `before` runs before it navigates. */
+    async function secondPage(path: string, before?: (page: Page) => Promise<void>): Promise<Page> {
       const page = await f.browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await before?.(page);
       await page.addInitScript(
         (session) => sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session)),
         {
@@ -106,6 +108,50 @@ describe.skipIf(browserSkipReason !== null)(
       for (const decision of await f.ws.decisions.list()) {
         if (decision.isApproval()) await decision.deny({ reason: 'stuck' });
       }
+    });
+
+    it("says it on a run story's row when the revoke came before the story's feed was live", async () => {
+      const lead = await secondLeadWithPolicy(f, 'Cy Park', () => [
+        { tool: 'release', approvers: ['group:leads'], required: 2 },
+      ]);
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'release', input: { version: '7.0.0' } }] },
+          { final: 'done' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+      );
+      // The story reads its rows, and again as its run's feed replays the run's events; its
+      // workspace feed (no run_id) reaches the kernel only after the revoke, so the
+      // policy.changed lies before that feed's start.
+      let held = { release: () => {} };
+      const story = await secondPage(`#/runs/${run.id}`, async (page) => {
+        held = await holdFeed(page, (url) => !url.searchParams.has('run_id'));
+      });
+      const storyRow = story.locator('.run-view .row[data-task="t1"]');
+      await storyRow.locator('[data-action="approve"]').waitFor();
+      // The replay is drawn: the revoke comes after the story's last read.
+      await storyRow.locator('.decisions').filter({ hasText: 'parked by' }).waitFor();
+      expect(await storyRow.locator('.unreachable').count()).toBe(0);
+      const revoked = await fetch(
+        `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/credentials/${lead.credential.credential_id}/revoke`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${f.kernel.workspace.tokens.member}`,
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        },
+      );
+      expect(revoked.status).toBe(200);
+      held.release();
+      await storyRow.locator('.unreachable').waitFor();
+      await story.close();
+      const decision = await f.ws.decisions.get(run.id, 't1');
+      if (decision?.isApproval()) await decision.deny({ reason: 'done' });
     });
 
     it('says it on the row and the card as the revoke and the policy change arrive, with no approval', async () => {
