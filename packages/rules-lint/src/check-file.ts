@@ -17,6 +17,7 @@ import {
 import { readRuleFile, runningMode } from './rule-file.js';
 import type { LintContext } from './rules/lint-rule.js';
 import type { SourceDocument } from './source/document.js';
+import { applySuppressions } from './suppress/suppressions.js';
 
 /** What decides how one file is linted: its config, plus what the command line overrides. */
 export interface FileLintSettings {
@@ -60,9 +61,14 @@ export function fileLinter(
       const scope = overlayScopeOf(settings.path ?? current.fileName);
       const linted = withFingerprints(
         current.text,
-        lintRuleFindings(current, permissionFileContext(current, kind, tools), {
-          settings: config.rules,
-        }),
+        applySuppressions(
+          current,
+          lintRuleFindings(current, permissionFileContext(current, kind, tools), {
+            settings: config.rules,
+          }),
+          // Only part of the file's findings pass here: a comment silencing nothing proves nothing.
+          { reportUnused: false },
+        ),
       );
       return [
         ...permissionFindings(current, kind, scope),

@@ -33,3 +33,22 @@ export function permissionRuleEntries(lists: readonly PermissionRuleList[]): Per
   }
   return entries;
 }
+
+/** A permission rule's `working_directory` written as text, with its pointer. */
+export interface WrittenWorkingDirectory {
+  readonly entry: PermissionRuleEntry;
+  readonly value: string;
+  readonly pointer: string;
+}
+
+/** The `working_directory` texts of a file's permission rules, accepted by the kernel or not. */
+export function writtenWorkingDirectories(
+  entries: readonly PermissionRuleEntry[] | undefined,
+): WrittenWorkingDirectory[] {
+  return (entries ?? []).flatMap((entry) => {
+    const value = entry.written.working_directory;
+    return typeof value === 'string'
+      ? [{ entry, value, pointer: `${entry.pointer}/working_directory` }]
+      : [];
+  });
+}

@@ -3,6 +3,8 @@ import { shadowedAllow } from './correctness/shadowed-allow/rule.js';
 import { shadowedAsk } from './correctness/shadowed-ask/rule.js';
 import { targetsWithoutProjectRoot } from './correctness/targets-without-project-root/rule.js';
 import { unknownTool } from './correctness/unknown-tool/rule.js';
+import { workingDirectoryGlob } from './correctness/working-directory-glob/rule.js';
+import { workingDirectoryRelative } from './correctness/working-directory-relative/rule.js';
 import type { LintRule } from './lint-rule.js';
 import { denyWithoutReason } from './style/deny-without-reason/rule.js';
 import { reasonTooLong } from './style/reason-too-long/rule.js';
@@ -14,6 +16,8 @@ import { literalPathMatch } from './suspicious/literal-path-match/rule.js';
 import { originAllowNoop } from './suspicious/origin-allow-noop/rule.js';
 import { suffixAnchoredFragment } from './suspicious/suffix-anchored-fragment/rule.js';
 import { unreachableUnmatched } from './suspicious/unreachable-unmatched/rule.js';
+import { workingDirectoryOutsideProject } from './suspicious/working-directory-outside-project/rule.js';
+import { workingDirectoryResolved } from './suspicious/working-directory-resolved/rule.js';
 
 /** Every lint rule, in catalog order (category, then id). */
 export const LINT_RULES: readonly LintRule[] = [
@@ -22,6 +26,8 @@ export const LINT_RULES: readonly LintRule[] = [
   shadowedAsk,
   targetsWithoutProjectRoot,
   unknownTool,
+  workingDirectoryGlob,
+  workingDirectoryRelative,
   allowGrantsChains,
   askNoopInAskMode,
   fragmentWithoutStar,
@@ -29,6 +35,8 @@ export const LINT_RULES: readonly LintRule[] = [
   originAllowNoop,
   suffixAnchoredFragment,
   unreachableUnmatched,
+  workingDirectoryOutsideProject,
+  workingDirectoryResolved,
   denyWithoutReason,
   reasonTooLong,
   redundantRule,
