@@ -22,6 +22,8 @@ export class UsageError extends Error {
   constructor(
     message: string,
     readonly status = 2,
+    /** The command line could not be read (an unknown flag): the line points at --help. */
+    readonly seeHelp = false,
   ) {
     super(message);
     this.name = 'UsageError';
@@ -49,8 +51,25 @@ export function parseCommand(argv: readonly string[], options: ParseArgsConfig['
     const parsed = parseArgs({ args: flags, options, allowPositionals: false, strict: true });
     return { values: parsed.values as Record<string, string | boolean | undefined>, command };
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(parseFailure(error as { code?: string; message: string }), 2, true);
   }
+}
+
+/**
+ * Node's refusal of a command line in the words the kernel's CLI uses (`unknown option --x`):
+ * Node names the flag in quotes and a hint that fits another program ("Unknown option '--x'. To
+ * specify a positional argument ...").
+ */
+function parseFailure({ code, message }: { code?: string; message: string }): string {
+  const quoted = /'([^' ]*)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted) return `unknown option ${quoted}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted && message.includes('missing')) {
+    return `${quoted} needs a value`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && quoted !== undefined) {
+    return `unexpected argument ${JSON.stringify(quoted)}: a server's command goes after --name NAME --`;
+  }
+  return message.replace(/\n/g, ' ');
 }
 
 /** The servers named by `--config FILE`, or by `--name NAME -- command...`. */

@@ -239,7 +239,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   } catch (error) {
     if (error instanceof UsageError) {
-      log(error.message);
+      // Named as typed (`airlock gateway mcp`, which `airlock-mcp gateway` is too).
+      const named = `airlock ${command} mcp`;
+      const help = error.seeHelp ? ` (see ${named} --help)` : '';
+      process.stderr.write(`${named}: ${forTerminal(`${error.message}${help}`)}\n`);
       return error.status;
     }
     if (isDeadlineExceededError(error)) {

@@ -121,7 +121,7 @@ describe('airlock executor mcp / gateway mcp --timeout', { timeout: 60_000 }, ()
 
   it.each([
     [['--timeout', '10'], '--timeout wants a duration such as 24h, 30m, 90s or 500ms, not "10"'],
-    [['--timeout'], "Option '--timeout <value>' argument missing"],
+    [['--timeout'], '--timeout needs a value'],
   ])(
     'refuses %j as a usage error (exit 2) before it starts a server or reaches the kernel',
     async (flags, message) => {
