@@ -1,6 +1,7 @@
 import { pointerTokens } from '../issues/problem.js';
-import type { ToolManifestEntry } from '../schemas/permissions.js';
+import type { ToolManifestEntry, ToolTarget } from '../schemas/permissions.js';
 import { globParts } from './glob-words.js';
+import { patchPaths } from './patch-paths.js';
 
 /** A path or URL a call names, in canonical form. */
 export interface CanonicalTarget {
@@ -235,6 +236,11 @@ function listedDirectory(raw: string, projectRoot: string | undefined): Canonica
   return { ...path, names: 'directory' };
 }
 
+/** Whether a target's paths name files: `file`, and each path a patch names. */
+function fileNamed(target: ToolTarget): 'file' | undefined {
+  return target.names === 'file' || target.names === 'patch' ? 'file' : undefined;
+}
+
 /**
  * The canonical targets of a call, in the order the manifest lists its target fields, a
  * relative path read from the call's working directory ({@link inWorkingDirectory}). An
@@ -257,8 +263,11 @@ export function callTargets(
       for (const raw of raws) if (raw !== '') targets.push(canonicalUrl(raw));
       continue;
     }
-    const absent = raws.length === 0 && target.when_absent === 'working_directory';
-    for (const raw of absent ? [''] : raws) {
+    // A patch's text names the files it changes, each read as a file.
+    const patch = target.names === 'patch';
+    const paths = patch ? raws.flatMap(patchPaths) : raws;
+    const absent = paths.length === 0 && target.when_absent === 'working_directory';
+    for (const raw of absent ? [''] : paths) {
       const placed = inWorkingDirectory(raw, base);
       if (target.names === 'glob') {
         targets.push(placed === null ? ANYWHERE : toolGlob(placed, projectRoot));
@@ -269,7 +278,7 @@ export function callTargets(
         continue;
       }
       const path = placed === null ? ANYWHERE : canonicalPath(placed, projectRoot);
-      const names = raw === '' ? 'directory' : target.names;
+      const names = raw === '' || target.names === 'directory' ? 'directory' : fileNamed(target);
       targets.push(names === undefined ? path : { ...path, names });
     }
   }

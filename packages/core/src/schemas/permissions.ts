@@ -34,10 +34,12 @@ export const ToolTargetSchema = z.strictObject({
    * root); `glob`: a glob the tool expands and reads every match of through (Gemini's
    * read_many_files); `listing`: a directory whose entries' names the tool prints, never their
    * content (Claude Code's LS and Glob), read as `ls` and `find` are: a rule names it only when it
-   * is a guarded path itself, or lies above the project root. Absent: a file or a directory,
-   * judged by the path's text (a name with an extension is a file).
+   * is a guarded path itself, or lies above the project root; `patch`: the text of a Codex patch,
+   * naming as files every path its `*** Add File:`, `*** Update File:`, `*** Delete File:` and
+   * `*** Move to:` lines give. Absent: a file or a directory, judged by the path's text (a name
+   * with an extension is a file).
    */
-  names: z.enum(['file', 'directory', 'glob', 'listing']).optional(),
+  names: z.enum(['file', 'directory', 'glob', 'listing', 'patch']).optional(),
   /**
    * For a path: `working_directory` when the tool reads the call's working directory if the
    * field is absent (a search given no path); absent, a missing field names nothing.

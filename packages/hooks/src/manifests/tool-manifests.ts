@@ -55,12 +55,21 @@ const CLAUDE_CODE: ToolManifest = [
 
 /**
  * Codex reports its shell tool (`exec_command`) as `Bash` and file patches as
- * `apply_patch`. A patch adds, changes and deletes files (`*** Delete File:`),
- * and names them inside its text, so the entry has no targets.
+ * `apply_patch`. A patch adds, changes, deletes and renames files, naming them
+ * inside its text (`*** Delete File:`, `*** Move to:`), which Codex's hooks
+ * send as `command` (`input` in the Responses API's custom tool call).
  */
 const CODEX: ToolManifest = [
   { name: 'Bash', input_schema: object, risk_traits: ['execute'], execution: 'sequential' },
-  { name: 'apply_patch', input_schema: object, risk_traits: ['write', 'delete'] },
+  {
+    name: 'apply_patch',
+    input_schema: object,
+    risk_traits: ['write', 'delete'],
+    targets: [
+      { pointer: '/command', kind: 'path', names: 'patch' },
+      { pointer: '/input', kind: 'path', names: 'patch' },
+    ],
+  },
 ];
 
 /** Gemini CLI's built-in tools. */
