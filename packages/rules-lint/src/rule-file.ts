@@ -7,7 +7,7 @@ import {
   validateProfileConfiguration,
   validateRuleList,
 } from '@airlock/core';
-import { catalogOfNames, type ToolCatalog } from './catalog/tool-catalog.js';
+import { catalogOfNames, mergeCatalogs, type ToolCatalog } from './catalog/tool-catalog.js';
 import { type DeclarationProblem, policyTextProblems } from './policy-text.js';
 import { requestGuardProblems } from './request-guard.js';
 
@@ -30,7 +30,10 @@ export interface RuleFile {
   readonly mode: ApprovalMode | undefined;
   /** The profile's `tool_aliases` entries that map to text. */
   readonly toolAliases: Readonly<Record<string, string>>;
-  /** Tool names the profile makes known: `tool_names` resolved through aliases, and hook tools. */
+  /**
+   * Tool names the profile makes known: `tool_names` resolved through aliases, hook tools, and
+   * the `tool_manifest` tools with their input schemas.
+   */
   readonly declaredTools: ToolCatalog | undefined;
   /** The profile's `tool_names` as written, when it is an array; a model may call no other tool. */
   readonly toolNames: readonly string[] | undefined;
@@ -132,7 +135,26 @@ function declaredTools(profile: Record<string, unknown>): ToolCatalog | undefine
         names.push(resolveToolName(hook.tool, aliases));
     }
   }
-  return names.length > 0 ? catalogOfNames(names) : undefined;
+  // The manifest's names are the resolved names the kernel looks its entries up by, so they are not resolved again.
+  const manifest = manifestCatalog(profile.tool_manifest);
+  if (names.length === 0) return manifest;
+  return manifest === undefined
+    ? catalogOfNames(names)
+    : mergeCatalogs(manifest, catalogOfNames(names));
+}
+
+/** The tools of a profile's `tool_manifest` with their input schemas, or undefined when it declares none. */
+function manifestCatalog(manifest: unknown): ToolCatalog | undefined {
+  if (!Array.isArray(manifest)) return undefined;
+  const names = new Set<string>();
+  const schemas = new Map<string, unknown>();
+  for (const entry of manifest) {
+    if (!isObject(entry) || typeof entry.name !== 'string' || entry.name === '') continue;
+    names.add(entry.name);
+    if (isObject(entry.input_schema) && !schemas.has(entry.name))
+      schemas.set(entry.name, entry.input_schema);
+  }
+  return names.size > 0 ? { names: [...names].sort(), schemas } : undefined;
 }
 
 function stringEntries(value: Record<string, unknown>): Record<string, string> {

@@ -109,3 +109,58 @@ describe('unknown-tool', () => {
     }
   });
 });
+
+describe('unknown-tool and a profile tool_manifest', () => {
+  const manifest = [
+    { name: 'Read', input_schema: { type: 'object' }, risk_traits: ['read'] },
+    { name: 'Bash', input_schema: { type: 'object' }, risk_traits: ['execute'] },
+  ];
+
+  it('knows the manifest tools, so a typo in an approval rule is reported', () => {
+    const profile = {
+      approval_mode: 'ask',
+      tool_manifest: manifest,
+      approval_rules: [
+        { tool: 'Reed', verdict: 'allow' },
+        { tool: 'Read|Bash', verdict: 'allow' },
+      ],
+    };
+    const findings = lintWith(unknownTool, JSON.stringify(profile, null, 2));
+    expect(findings.map((finding) => finding.pointer)).toEqual(['/approval_rules/0/tool']);
+    expect(findings[0]?.message).toContain('Did you mean "Read"?');
+  });
+
+  it('reports a permission rule whose tools or tool_names name no known tool', () => {
+    const profile = {
+      tool_manifest: manifest,
+      permission_rule_set: 'team',
+      custom_rule_sets: [
+        {
+          id: 'team',
+          rules: [
+            { verdict: 'allow', tools: ['Reed', 'Ba*'] },
+            { verdict: 'ask', tool_names: ['bash'] },
+            { verdict: 'deny', tools: ['mcp__gitlab__*'], reason: 'not yet' },
+            { verdict: 'allow', tools: ['*'], tool_names: ['Bash'] },
+          ],
+        },
+      ],
+    };
+    const findings = lintWith(unknownTool, JSON.stringify(profile, null, 2));
+    expect(findings.map((finding) => [finding.pointer, finding.severity])).toEqual([
+      ['/custom_rule_sets/0/rules/0/tools/0', 'error'],
+      ['/custom_rule_sets/0/rules/1/tool_names/0', 'error'],
+      ['/custom_rule_sets/0/rules/2/tools/0', 'warning'],
+    ]);
+    expect(findings[0]?.message).toContain('Did you mean "Read"?');
+    expect(findings[1]?.message).toContain('Did you mean "Bash"?');
+  });
+
+  it('is silent on permission rules when no tool is known', () => {
+    const profile = {
+      permission_rule_set: 'team',
+      custom_rule_sets: [{ id: 'team', rules: [{ verdict: 'allow', tools: ['Reed'] }] }],
+    };
+    expect(lintWith(unknownTool, JSON.stringify(profile))).toEqual([]);
+  });
+});
