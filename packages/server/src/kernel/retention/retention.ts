@@ -12,6 +12,7 @@ import {
 import { forgetSweep, recordedSweeps, type SweepKind } from '../../store/retention-sweeps.js';
 import type { KernelContext } from '../context.js';
 import { AUDIT_TYPES, EventSweep } from './event-sweep.js';
+import { PassFailures, type RetentionFailure } from './pass-failures.js';
 import { DEFAULT_PRUNING_PACE, PruningPace } from './pruning-pace.js';
 import { type PruningBudgets, pruneRuns } from './retention-runs.js';
 import { PruningSteps, RetentionPolicyChangedError } from './retention-step.js';
@@ -77,6 +78,8 @@ export class RetentionPruner {
   private readonly stopping = new AbortController();
   /** Sweeps each kind of a workspace's events from where the store says it stands. */
   private readonly sweeps: EventSweep;
+  /** The failure passes keep meeting, logged when it begins, changes or clears. */
+  private readonly failures: PassFailures;
 
   constructor(
     private readonly ctx: KernelContext,
@@ -98,6 +101,7 @@ export class RetentionPruner {
     const rest = (ms: number) =>
       sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => {});
     this.pace = new PruningPace(options.pace ?? DEFAULT_PRUNING_PACE, options.rest ?? rest);
+    this.failures = new PassFailures(ctx.logger, () => ctx.store.now());
     this.sweeps = new EventSweep(ctx, {
       batchRows: this.batchRows,
       budget: this.budgets.events,
@@ -111,9 +115,16 @@ export class RetentionPruner {
     const sinceLastPass = this.ctx.store.now() - this.lastPass;
     // A clock set back since the last pass (one that ran ahead, put right) would hold pruning off until it caught up.
     if (sinceLastPass >= 0 && sinceLastPass < this.intervalMs) return;
-    void this.pruneNow().catch((error: unknown) => {
-      if (!this.stopped) this.ctx.logger.error({ err: error }, 'retention pass failed');
-    });
+    // Logged by the pass (see PassFailures).
+    void this.pruneNow().catch(() => {});
+  }
+
+  /**
+   * What fails the passes while they keep failing (an export directory made unwritable): its
+   * message, since when, and how many passes in a row; null while they succeed.
+   */
+  get failure(): RetentionFailure | null {
+    return this.failures.current;
   }
 
   /**
@@ -136,7 +147,11 @@ export class RetentionPruner {
           this.ctx.logger.debug('retention pass skipped: another kernel process runs one');
           return { events: 0, runs: 0, audit: 0 };
         }
+        this.failures.passed();
         return outcome.value;
+      } catch (error) {
+        if (!this.stopped) this.failures.failed(error);
+        throw error;
       } finally {
         this.running = undefined;
       }
