@@ -10,6 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { issuesText, schemaIssuesOf } from './schema-issues.js';
+import { useServerLineBuffer } from './server-lines.js';
 import type { NamedServer } from './servers-config.js';
 
 /** What this package tells MCP servers it is. */
@@ -81,6 +82,8 @@ export class McpServerConnection {
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         stderr: 'inherit',
       });
+      // Each line parsed once, its message checked once, as the client dispatches it.
+      useServerLineBuffer(transport);
       const client = new Client(CLIENT_INFO);
       client.onclose = () => {
         if (this.client === client) this.client = null;

@@ -49,6 +49,13 @@ describe('McpServerConnection: answers that are no MCP result', () => {
     );
   });
 
+  it('lines that are no JSON-RPC message are passed over, and the answer behind them is read', async () => {
+    const odd = connect();
+    await odd.listTools();
+    const result = await odd.callTool('noisy', {}, new AbortController().signal);
+    expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+  });
+
   it('a tools/list answer that is no tool list names the field in one line', async () => {
     const failure = await connect({ BAD_LIST: '1' })
       .listTools()
