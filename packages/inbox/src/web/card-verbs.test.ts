@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvedWords, missedWords, unansweredWords } from './card-verbs.js';
+import { approvedWords, leftAfterUnanswered, missedWords, unansweredWords } from './card-verbs.js';
 
 describe('approvedWords', () => {
   it('says an approval ran the call, with changes or remembered', () => {
@@ -113,5 +113,16 @@ describe('missedWords', () => {
     expect(unansweredWords('approve', false, row('failed', 'approval_denied'))).toBe(
       'No answer came from the kernel to your approval, and the call no longer waits: it was denied by Ana Lima.',
     );
+  });
+
+  it('says what became of an open call that left after a verb got no answer, never that nothing was sent', () => {
+    expect(leftAfterUnanswered('approve', false, row('succeeded'))).toBe(
+      'No answer came from the kernel to your approval, and the call no longer waits: it was approved by Ana Lima, and ran.',
+    );
+    for (const unread of [null, row('needs_approval')]) {
+      expect(leftAfterUnanswered('deny', false, unread)).toBe(
+        "No answer came from the kernel to your deny, and what became of the call could not be read: its run's story says.",
+      );
+    }
   });
 });

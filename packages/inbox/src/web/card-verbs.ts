@@ -24,6 +24,14 @@ export interface VerbOutcome {
   read(decision: Decision): Promise<TaskView | null>;
   /** Says a line of a decision whose row already went (a verb that came too late). */
   said(decision: Decision, words: string): void;
+  /**
+   * A verb whose answer never came, and whose row could not be read after it either: the
+   * kernel may have applied it, so once the call stops waiting the page says what became of
+   * it, never that nothing was sent.
+   */
+  unanswered(decision: Decision, verb: CardVerb): void;
+  /** The verb sent earlier on this decision whose answer never came, if any. */
+  unansweredBefore(decision: Decision): CardVerb | null;
 }
 
 /**
@@ -130,6 +138,20 @@ export function unansweredWords(verb: CardVerb, question: boolean, task: EndedRo
 const WAITING = new Set(['needs_approval', 'awaiting_input']);
 
 /**
+ * What an open call that stopped waiting says when a verb sent from its card
+ * earlier never got an answer: what became of it, from its row read now (null
+ * when it could not be read, or waits again).
+ */
+export function leftAfterUnanswered(
+  verb: CardVerb,
+  question: boolean,
+  task: EndedRow | null,
+): string {
+  if (task && !WAITING.has(task.state)) return unansweredWords(verb, question, task);
+  return `No answer came from the kernel to your ${VERB_NOUN[verb]}, and what became of the ${question ? 'question' : 'call'} could not be read: its run's story says.`;
+}
+
+/**
  * The card verbs of the inbox: approve (with a remember, or an edited
  * input), deny with a reason, answer. Each is bound to the row version the
  * person read; a decision made elsewhere first takes the row away and is
@@ -141,8 +163,16 @@ export function inboxVerbs(outcome: VerbOutcome): CardActions {
   // line says what became of it. Anything else is the card's to show.
   const failed = async (decision: Decision, verb: CardVerb, error: unknown): Promise<void> => {
     if (decidedElsewhere(error)) {
+      // An earlier verb of this card whose answer was lost may be what decided it.
+      const earlier = outcome.unansweredBefore(decision);
       outcome.settled(decision, null);
-      outcome.said(decision, missedWords(verb, decision.isAsk(), await outcome.read(decision)));
+      const row = await outcome.read(decision);
+      outcome.said(
+        decision,
+        earlier && row
+          ? unansweredWords(earlier, decision.isAsk(), row)
+          : missedWords(verb, decision.isAsk(), row),
+      );
       return;
     }
     if (isConnectionError(error)) {
@@ -152,6 +182,7 @@ export function inboxVerbs(outcome: VerbOutcome): CardActions {
         outcome.settled(decision, unansweredWords(verb, decision.isAsk(), row));
         return;
       }
+      if (row === null) outcome.unanswered(decision, verb);
     }
     throw error;
   };

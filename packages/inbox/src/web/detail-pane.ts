@@ -1,5 +1,6 @@
-import type { Decision } from '@airlock/sdk';
+import type { Decision, TaskView } from '@airlock/sdk';
 import { ACTED } from './acting.js';
+import { type CardVerb, leftAfterUnanswered } from './card-verbs.js';
 import {
   isTextField,
   refreshApprovals,
@@ -43,8 +44,24 @@ export class DetailPane {
   private current: Decision | null = null;
   /** A read of the open call that came while a verb from its card was on its way. */
   private held: Decision | null = null;
+  /** Verbs sent from a card whose answer never came, by call: the kernel may have applied them. */
+  private readonly unanswered = new Map<string, { decision: Decision; verb: CardVerb }>();
 
-  constructor(private readonly actions: CardActions) {}
+  /** `readRow` reads a call's row as the kernel has it now (null when it cannot). */
+  constructor(
+    private readonly actions: CardActions,
+    private readonly readRow: (decision: Decision) => Promise<TaskView | null>,
+  ) {}
+
+  /** A verb sent from `decision`'s card got no answer, nor could its row be read after it. */
+  noteUnanswered(decision: Decision, verb: CardVerb): void {
+    this.unanswered.set(decisionKey(decision), { decision, verb });
+  }
+
+  /** The verb sent from `decision`'s card whose answer never came, if any. */
+  unansweredVerb(decision: Decision): CardVerb | null {
+    return this.unanswered.get(decisionKey(decision))?.verb ?? null;
+  }
 
   /**
    * Shows a decision's card. A newer read of the open call is drawn only once
@@ -82,19 +99,35 @@ export class DetailPane {
   }
 
   /**
-   * Says that the open call stopped waiting (decided elsewhere, or expired)
-   * and opens nothing in its place: a key meant for it must not land on a
-   * call the person has not seen.
+   * Says that the open call (`key`) stopped waiting (decided elsewhere, or
+   * expired) and opens nothing in its place: a key meant for it must not land
+   * on a call the person has not seen. When a verb sent from its card never
+   * got an answer, the kernel may have applied it: its row is read, and the
+   * pane says what became of the call.
    */
-  left(summary: string): void {
+  left(summary: string, key: string | null): void {
     this.open = null;
-    this.replace(
-      h(
-        'p',
-        { class: 'detail-empty detail-left', role: 'status' },
-        `The call you had open stopped waiting: ${summary}. It was decided elsewhere or it expired, and nothing was sent from here. Press j for the next call.`,
+    const sent = key === null ? undefined : this.unanswered.get(key);
+    if (key !== null) this.unanswered.delete(key);
+    const said = (words: string) => `The call you had open stopped waiting: ${summary}. ${words}`;
+    const line = h(
+      'p',
+      { class: 'detail-empty detail-left', role: 'status' },
+      said(
+        sent
+          ? 'No answer came from the kernel to what you sent; reading what became of it…'
+          : 'It was decided elsewhere or it expired, and nothing was sent from here. Press j for the next call.',
       ),
     );
+    this.replace(line);
+    if (!sent) return;
+    const { decision, verb } = sent;
+    void this.readRow(decision).then((row) => {
+      if (!line.isConnected) return;
+      line.textContent = said(
+        `${leftAfterUnanswered(verb, decision.isAsk(), row)} Press j for the next call.`,
+      );
+    });
   }
 
   /** Shows that the open decision is being read. */

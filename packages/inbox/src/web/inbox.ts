@@ -65,8 +65,10 @@ export class InboxView {
     progressed: (decision, done) => this.afters.add(decision, done, true),
     read: (decision) => this.readRow(decision),
     said: (decision, words) => this.afters.add(decision, words, true),
+    unanswered: (decision, verb) => this.detail.noteUnanswered(decision, verb),
+    unansweredBefore: (decision) => this.detail.unansweredVerb(decision),
   });
-  private readonly detail = new DetailPane(this.actions);
+  private readonly detail = new DetailPane(this.actions, (decision) => this.readRow(decision));
   private readonly toolbar = new InboxToolbar({
     order: (order) => {
       this.order = order;

@@ -120,8 +120,9 @@ export class OpenCall {
    * `around` it.
    */
   stoppedWaiting(summary: string, around: { previous: string | null; next: string | null }): void {
+    const key = this.key;
     this.select(null);
     this.resume = around;
-    this.detail.left(summary);
+    this.detail.left(summary, key);
   }
 }
