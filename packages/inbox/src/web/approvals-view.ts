@@ -1,6 +1,6 @@
 import { type Approval, type Decision, visibleText } from '@airlock/sdk';
 import { relativeTime } from './clock.js';
-import { h } from './dom.js';
+import { h, isolated } from './dom.js';
 import { approvalsWords } from './format.js';
 
 /**
@@ -30,14 +30,17 @@ export function cannotBeApproved(decision: Decision): boolean {
 export function approvalsView(decision: Approval): HTMLElement | null {
   const count = approvalsCount(decision);
   if (count === null) return null;
-  const who = (decision.approvals?.received ?? []).map((entry) =>
-    visibleText(entry.name ?? entry.principal, { oneLine: true }),
-  );
+  // Each name apart: two right-to-left names would otherwise show in each other's place.
+  const who = (decision.approvals?.received ?? []).flatMap((entry, index) => [
+    index === 0 ? ' (' : ', ',
+    isolated(visibleText(entry.name ?? entry.principal, { oneLine: true })),
+  ]);
   return h(
     'p',
     { class: 'approvals', 'aria-label': 'approvals' },
     count,
-    who.length > 0 ? ` (${who.join(', ')})` : '',
+    ...who,
+    who.length > 0 ? ')' : '',
   );
 }
 

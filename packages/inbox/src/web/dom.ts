@@ -29,6 +29,16 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * Text someone else wrote (a member's name, a deny reason, a model's words) set apart for the
+ * bidirectional algorithm: right-to-left letters in it cannot pull the punctuation and the
+ * words drawn around it out of their order ("denied by NAME: REASON" shows the reason where
+ * the name is), and its own direction follows its first strong letter.
+ */
+export function isolated(text: string): HTMLElement {
+  return h('bdi', {}, text);
+}
+
 /** Runs `work` in a task after the next frame has painted: for what the first paint need not wait for. */
 export function afterPaint(work: () => void): void {
   requestAnimationFrame(() => setTimeout(work, 0));

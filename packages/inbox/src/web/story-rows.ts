@@ -1,7 +1,7 @@
 import { type TaskView, visibleText } from '@airlock/sdk';
 import { unreachableView } from './approvals-view.js';
 import { isTextField } from './card-work.js';
-import { h } from './dom.js';
+import { h, isolated } from './dom.js';
 import { callLine } from './format.js';
 import { type RowDecide, rowActions } from './row-actions.js';
 import { modelReadText, type StoryDecision, stateWords } from './story.js';
@@ -29,9 +29,10 @@ function decisionItem(decision: StoryDecision): HTMLElement {
     { class: `decision decider-${decision.decider}`, 'data-outcome': decision.outcome },
     h('time', { datetime: new Date(decision.at).toISOString() }, time(decision.at)),
     ` ${OUTCOME_WORDS[decision.outcome] ?? decision.outcome} by `,
-    h('strong', {}, visibleText(decision.by, { oneLine: true })),
+    h('strong', {}, isolated(visibleText(decision.by, { oneLine: true }))),
     // A deny reason, an error or an edit's words: hidden characters show as marks.
-    decision.detail ? `: ${visibleText(decision.detail)}` : '',
+    decision.detail ? ': ' : '',
+    decision.detail ? isolated(visibleText(decision.detail)) : '',
   );
 }
 
