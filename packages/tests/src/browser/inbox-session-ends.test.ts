@@ -1,8 +1,9 @@
 import { createCredential } from '@airlock/server';
-import type { Page, WebSocketRoute } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSkipReason } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
+import { holdFeed } from './held-feed.js';
 import { useInboxFixture } from './inbox-fixture.js';
 
 /** A session whose token is revoked while a page is open. */
@@ -80,31 +81,17 @@ describe.skipIf(browserSkipReason !== null)(
 
     it('an Approve refused for a token that stopped working signs out, and the call still waits', async () => {
       const run = await parkedRun('make dist');
-      // Once muted, the page's feeds hear no event and no close, so the verb is what meets the
-      // refusal. The revoke closes the kernel's end of each feed: passed on, that close has the
-      // page reconnect, meet the 401 and sign out before the click, which then finds no Approve.
-      // A handshake's `ready` still passes, so a feed that opens late is not retried either.
-      let muted = false;
+      // The page's feeds never reach the kernel, so the verb is what meets the refusal. A feed
+      // let through would meet it first: the revoke closes the kernel's end of each feed (the
+      // page reconnects, is refused and signs out), and each event or opening has the story read
+      // its rows again, refused as well; either can sign out before the click finds Approve.
       const { page, revoke } = await signedInAs('Story Approver', `#/runs/${run.id}`, (opened) =>
-        opened.routeWebSocket(
-          () => true,
-          (socket: WebSocketRoute) => {
-            const server = socket.connectToServer();
-            server.onMessage((message) => {
-              if (!muted || JSON.parse(String(message)).type === 'ready') socket.send(message);
-            });
-            server.onClose(() => {
-              if (!muted) socket.close();
-            });
-            socket.onMessage((message) => server.send(message));
-          },
-        ),
+        holdFeed(opened).then(() => {}),
       );
       const approve = page.locator('.run-view .row[data-task="t1"]').getByRole('button', {
         name: /^Approve/,
       });
       await approve.waitFor();
-      muted = true;
       await revoke();
       await approve.click();
       await page.locator('form.sign-in').waitFor();
