@@ -231,9 +231,24 @@ function toolGlob(raw: string, projectRoot: string | undefined): CanonicalTarget
  * project), and one elsewhere holds nothing a rule guards.
  */
 function listedDirectory(raw: string, projectRoot: string | undefined): CanonicalTarget {
-  const path = canonicalPath(raw, projectRoot);
+  // A pattern's names lie under its literal directory (`secrets` of `secrets/**` + `/*.key`,
+  // `.` of `{src,secrets}/*`), as find's lie under its operand whatever its -path says.
+  const directory = globParts(raw.replace(/\{/g, '*'))?.directory ?? raw;
+  const path = canonicalPath(directory, projectRoot);
   if (path.rooted || path.rootedWhenFolded !== undefined) return { ...path, namedOnly: true };
   return { ...path, names: 'directory' };
+}
+
+/**
+ * A target's relative paths joined to each directory its `under` field names (Glob's pattern to
+ * its path); as given without one.
+ */
+function underItsDirectory(paths: string[], target: ToolTarget, input: unknown): string[] {
+  const directories = target.under === undefined ? [] : valuesAtPointer(input, target.under);
+  if (directories.length === 0) return paths;
+  return paths.flatMap((path) =>
+    path.startsWith('/') ? [path] : directories.map((directory) => `${directory}/${path}`),
+  );
 }
 
 /** Whether a target's paths name files: `file`, and each path a patch names. */
@@ -267,7 +282,7 @@ export function callTargets(
     const patch = target.names === 'patch';
     const paths = patch ? raws.flatMap(patchPaths) : raws;
     const absent = paths.length === 0 && target.when_absent === 'working_directory';
-    for (const raw of absent ? [''] : paths) {
+    for (const raw of absent ? [''] : underItsDirectory(paths, target, input)) {
       const placed = inWorkingDirectory(raw, base);
       if (target.names === 'glob') {
         targets.push(placed === null ? ANYWHERE : toolGlob(placed, projectRoot));

@@ -45,6 +45,15 @@ export const ToolTargetSchema = z.strictObject({
    * field is absent (a search given no path); absent, a missing field names nothing.
    */
   when_absent: z.enum(['working_directory']).optional(),
+  /**
+   * For a path: the JSON pointer of the input field naming the directory a relative path is read
+   * from (Glob's `pattern` from its `path`); absent, or when that field is, the call's working
+   * directory.
+   */
+  under: z
+    .string()
+    .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /path)')
+    .optional(),
 });
 export type ToolTarget = z.infer<typeof ToolTargetSchema>;
 

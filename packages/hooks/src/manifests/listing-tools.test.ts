@@ -79,6 +79,30 @@ describe('a listing tool prints names, never content: read as ls and find are', 
     },
   );
 
+  it.each([
+    ['claude-code', 'Glob', { pattern: 'secrets/*' }],
+    ['claude-code', 'Glob', { pattern: 'secrets/**/*.key', path: '/repo' }],
+    ['claude-code', 'Glob', { pattern: 'secrets/*', path: '.' }],
+    ['claude-code', 'Glob', { pattern: '/repo/secrets/*', path: '/repo/src' }],
+    ['claude-code', 'Glob', { pattern: '../secrets/*', path: '/repo/src' }],
+    ['gemini', 'glob', { pattern: 'secrets/**' }],
+    ['gemini', 'glob', { pattern: 'old/*', dir_path: '/repo/secrets' }],
+  ] as const)(
+    'refuses %s %s %j: its pattern lists a guarded directory, as ls secrets/ asks',
+    (agent, tool, input) => {
+      expect(decide(agent, tool, input, denySecrets)).toBe('deny');
+    },
+  );
+
+  it.each([
+    ['claude-code', 'Glob', { pattern: 'secrets/*', path: '/repo/src' }],
+    ['claude-code', 'Glob', { pattern: 'src/**/*.ts' }],
+    ['claude-code', 'Glob', { pattern: '{src,docs}/*.md' }],
+    ['gemini', 'glob', { pattern: 'lib/*.ts', dir_path: 'src' }],
+  ] as const)('grants %s %s %j, whose pattern lists no guarded directory', (agent, tool, input) => {
+    expect(decide(agent, tool, input, denySecrets)).toBe('allow');
+  });
+
   it('lists the working directory given no directory: refused there inside a guarded one', () => {
     expect(decide('claude-code', 'Glob', { pattern: '*' }, denySecrets, '/repo/secrets')).toBe(
       'deny',

@@ -7,7 +7,10 @@ const file = (pointer: string) => [{ pointer, kind: 'path' as const, names: 'fil
  * A directory the tool prints the names of, never their content (a listing's root); absent,
  * the session's working directory.
  */
-const listing = (pointer: string) => [
+const listing = (pointer: string, pattern?: string) => [
+  ...(pattern === undefined
+    ? []
+    : [{ pointer: pattern, kind: 'path' as const, names: 'listing' as const, under: pointer }]),
   {
     pointer,
     kind: 'path' as const,
@@ -38,7 +41,12 @@ const CLAUDE_CODE: ToolManifest = [
     risk_traits: ['write'],
     targets: file('/notebook_path'),
   },
-  { name: 'Glob', input_schema: object, risk_traits: ['read'], targets: listing('/path') },
+  {
+    name: 'Glob',
+    input_schema: object,
+    risk_traits: ['read'],
+    targets: listing('/path', '/pattern'),
+  },
   // Older Claude Code lists a directory's names with LS; read as Glob given the same path.
   { name: 'LS', input_schema: object, risk_traits: ['read'], targets: listing('/path') },
   { name: 'Grep', input_schema: object, risk_traits: ['read'], targets: searchRoot('/path') },
@@ -98,7 +106,12 @@ const GEMINI: ToolManifest = [
     risk_traits: ['read'],
     targets: listing('/dir_path'),
   },
-  { name: 'glob', input_schema: object, risk_traits: ['read'], targets: listing('/dir_path') },
+  {
+    name: 'glob',
+    input_schema: object,
+    risk_traits: ['read'],
+    targets: listing('/dir_path', '/pattern'),
+  },
   {
     name: 'search_file_content',
     input_schema: object,
