@@ -212,7 +212,7 @@ async function startParts(
   parts.hub = hub;
   // Several kernels share a database server: a run another one ends aborts this one's model request.
   if (!store.dataDir) hearRunEndsThrough(kernel.context, runEndsHeardThrough(hub));
-  if (metrics) connectMetrics(metrics, { store, hub });
+  if (metrics) connectMetrics(metrics, { store, hub, pruner: kernel.pruner });
   // A copy: the kernel's own URL becomes the public URL once it listens, when none was given.
   const notifyConfig = options.notifications && { ...options.notifications };
   const notifications = notifyConfig

@@ -1,4 +1,5 @@
 import type { FeedHub } from '../feed/hub.js';
+import type { RetentionPruner } from '../kernel/retention/retention.js';
 import { countPendingDeliveries } from '../store/notifications.js';
 import { parksWaitingByWorkspace } from '../store/parks-waiting.js';
 import type { Store } from '../store/store.js';
@@ -8,14 +9,14 @@ import { type KernelMetrics, PARK_AGE_THRESHOLDS_SECONDS } from './registry.js';
  * Connects the metrics to what they read outside the hot path: the store's
  * COMMITs as they happen, and at each scrape the parked rows (one grouped
  * query on the parked-rows index), the notification outbox's backlog (a
- * count on its index of due deliveries), the feed's subscribers and, on
- * SQLite, the WAL file's size.
+ * count on its index of due deliveries), the feed's subscribers, the
+ * retention passes failed in a row and, on SQLite, the WAL file's size.
  */
 export function connectMetrics(
   metrics: KernelMetrics,
-  sources: { store: Store; hub: FeedHub },
+  sources: { store: Store; hub: FeedHub; pruner?: RetentionPruner | undefined },
 ): void {
-  const { store, hub } = sources;
+  const { store, hub, pruner } = sources;
   const commitSeconds = metrics.commitSeconds;
   const batchUnits = metrics.commitBatchUnits;
   store.observeCommits((seconds, units) => {
@@ -58,4 +59,7 @@ export function connectMetrics(
     metrics.feedSubscribers.set({ state: 'catching_up' }, feed.catchingUp);
     metrics.feedLagEvents.set(feed.maxLagEvents);
   }, [metrics.feedSubscribers, metrics.feedLagEvents]);
+  metrics.onScrape(() => {
+    metrics.retentionFailingPasses.set(pruner?.failure?.passes ?? 0);
+  }, [metrics.retentionFailingPasses]);
 }

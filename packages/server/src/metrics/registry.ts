@@ -39,6 +39,8 @@ export interface KernelMetrics {
   readonly notificationsPending: Gauge<never>;
   /** The SQLite WAL file's size in bytes, by its path (no series on PostgreSQL). */
   readonly sqliteWalBytes: Gauge<'file'>;
+  /** Retention passes failed in a row now (0 while they succeed; read at scrape time). */
+  readonly retentionFailingPasses: Gauge<never>;
   /**
    * Registers work that refreshes gauges before each scrape. When it fails
    * (the store does not answer) or takes longer than the refresh timeout,
@@ -210,6 +212,11 @@ export function createMetrics(options: { refreshTimeoutMs?: number } = {}): Kern
       name: 'airlock_sqlite_wal_bytes',
       help: 'Size of the SQLite WAL file on disk; it grows only while checkpoints cannot finish.',
       labelNames: ['file'],
+      registers,
+    }),
+    retentionFailingPasses: new Gauge({
+      name: 'airlock_retention_failing_passes',
+      help: 'Retention passes failed in a row now (an export directory it cannot write); 0 while they succeed.',
       registers,
     }),
     onScrape(refresh, owns) {

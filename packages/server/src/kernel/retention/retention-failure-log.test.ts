@@ -14,10 +14,26 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const failureLines = (lines: readonly LogLine[]) =>
   lines.filter((line) => /retention pass(es)? (failed|succeed)/.test(line.msg));
 
+/** The metrics as a member scrapes them. */
+async function scrape(d: Deployment): Promise<string> {
+  const response = await fetch(`${d.url}/metrics`, {
+    headers: { authorization: `Bearer ${d.tokens.member}` },
+  });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+/** `airlock_retention_failing_passes` in a scrape. */
+function failingPasses(text: string): number {
+  const value = /^airlock_retention_failing_passes (\d+)$/m.exec(text)?.[1];
+  expect(value, 'airlock_retention_failing_passes is scraped').toBeDefined();
+  return Number(value);
+}
+
 /**
  * A pass that fails (the export directory cannot be made) fails again at every interval, for
  * good: the log says so once, then only when the failure changes or clears, and the pruner
- * tells what fails meanwhile.
+ * (and `airlock_retention_failing_passes`) tells what fails meanwhile.
  */
 describe.skipIf(sqlite!.skip !== null)('a retention pass failing pass after pass', () => {
   let d: Deployment | undefined;
@@ -51,6 +67,7 @@ describe.skipIf(sqlite!.skip !== null)('a retention pass failing pass after pass
     expect(errors()).toHaveLength(1);
     expect(errors()[0]!.msg).toContain('retention pass failed');
     expect(pruner.failure!.message).toContain('ENOTDIR');
+    expect(failingPasses(await scrape(d))).toBeGreaterThanOrEqual(4);
 
     // Another failure: said at once, once.
     rmSync(join(base, 'blocked'));
@@ -71,6 +88,7 @@ describe.skipIf(sqlite!.skip !== null)('a retention pass failing pass after pass
     expect(cleared).toHaveLength(1);
     expect(cleared[0]!.failed_passes).toBeGreaterThanOrEqual(3);
     expect(errors()).toHaveLength(2);
+    expect(failingPasses(await scrape(d))).toBe(0);
   });
 
   it('fails cleanly, not spinning, on a /proc path that cannot be made', async () => {
