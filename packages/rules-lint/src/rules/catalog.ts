@@ -1,4 +1,5 @@
 import { pathNeverText } from './correctness/path-never-text/rule.js';
+import { permissionRuleShadowed } from './correctness/permission-rule-shadowed/rule.js';
 import { shadowedAllow } from './correctness/shadowed-allow/rule.js';
 import { shadowedAsk } from './correctness/shadowed-ask/rule.js';
 import { targetsWithoutProjectRoot } from './correctness/targets-without-project-root/rule.js';
@@ -22,6 +23,7 @@ import { workingDirectoryResolved } from './suspicious/working-directory-resolve
 /** Every lint rule, in catalog order (category, then id). */
 export const LINT_RULES: readonly LintRule[] = [
   pathNeverText,
+  permissionRuleShadowed,
   shadowedAllow,
   shadowedAsk,
   targetsWithoutProjectRoot,
