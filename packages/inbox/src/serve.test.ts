@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,25 @@ describe('createInboxHandler', () => {
     expect(page.status).toBe(503);
     expect(await page.text()).toContain('pnpm --filter @airlock/inbox build');
     expect((await fetch(`${url}/assets/x.js`)).status).toBe(418);
+  });
+
+  it('serves a page built again under it, with its new assets', async () => {
+    const dir = dist();
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<script src="./assets/index-old.js"></script>');
+    writeFileSync(join(dir, 'assets', 'index-old.js'), 'old');
+    const url = await serve(dir);
+    expect((await fetch(`${url}/assets/index-old.js`)).status).toBe(200);
+    // A build since: new asset names, and a new index.html naming them.
+    writeFileSync(join(dir, 'assets', 'index-new.js'), 'new');
+    writeFileSync(join(dir, 'index.html'), '<script src="./assets/index-new.js"></script>');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(dir, 'index.html'), later, later);
+    expect(await (await fetch(`${url}/`)).text()).toContain('index-new.js');
+    const script = await fetch(`${url}/assets/index-new.js`);
+    expect([script.status, await script.text()]).toEqual([200, 'new']);
+    // Not built since: a missing asset is still not the inbox's.
+    expect((await fetch(`${url}/assets/index-gone.js`)).status).toBe(418);
   });
 
   it('locates the dist directory beside the package', () => {

@@ -67,15 +67,33 @@ function listFiles(root: string): Set<string> {
   return files;
 }
 
+/** When the page was last built (its index.html written), or null while it is not built. */
+function builtAt(root: string): number | null {
+  try {
+    return statSync(join(root, 'index.html')).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Makes the static-file handler of the inbox page: `GET /` (and `/index.html`)
  * answer the page, and every file of the build answers with its content type.
  * Any other request is left alone (false), so it can sit in front of the
- * kernel's own handler. The file list is read once, and again while no page is built.
+ * kernel's own handler. The file list is read once, and again when the page was built since.
  */
 export function createInboxHandler(options: InboxHandlerOptions = {}): InboxHandler {
   const root = options.distDir ?? inboxDistDir();
   let files = listFiles(root);
+  let built = builtAt(root);
+  // A build under a running kernel writes a new index.html naming new assets: a page or an asset
+  // the list lacks has the list read again when the page was built since it was read.
+  const relistWhenRebuilt = () => {
+    const now = builtAt(root);
+    if (now === built) return;
+    built = now;
+    files = listFiles(root);
+  };
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     let pathname: string;
@@ -85,8 +103,8 @@ export function createInboxHandler(options: InboxHandlerOptions = {}): InboxHand
       return false;
     }
     const page = pathname === '/' || pathname === '/index.html';
-    if (page && !files.has('/index.html')) files = listFiles(root);
     const file = page ? '/index.html' : pathname;
+    if (!files.has(file) && (page || file.startsWith('/assets/'))) relistWhenRebuilt();
     if (!files.has(file)) {
       if (!page) return false;
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
