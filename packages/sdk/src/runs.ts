@@ -89,17 +89,29 @@ export class RunHandle {
   }
 
   /**
-   * Lists the run's task rows in order.
+   * Lists every task row of the run in order, reading as many pages as that takes (the kernel
+   * ends a page once its rows pass about 8 MiB of text).
    * @throws NotFoundError, ForbiddenError, UnauthorizedError; DeadlineExceededError.
    */
   async tasks(request: RequestOptions = {}): Promise<TaskView[]> {
-    return (await this.context.operations.tasks.list.query(this.address, request)).tasks;
+    const tasks: TaskView[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.context.operations.tasks.list.query(
+        cursor === undefined ? this.address : { ...this.address, cursor },
+        request,
+      );
+      tasks.push(...page.tasks);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+    return tasks;
   }
 
   /**
    * One page of the run's task rows in planting order: at most `limit` (1 to
-   * 1000; every row after the cursor when absent); pass `next_cursor` back as
-   * `cursor` for the next page (null on the last one).
+   * 1000; every row after the cursor when absent), fewer once their text passes
+   * about 8 MiB (never none); pass `next_cursor` back as `cursor` for the next
+   * page (null on the last one).
    * @throws ValidationError for a cursor of another list or run; NotFoundError, ForbiddenError.
    */
   async taskPage(

@@ -2,14 +2,15 @@ import { OPERATION_CONTRACTS } from '@airlock/core';
 import { readRun } from '../kernel/machines/run-state.js';
 import { decisionViews } from '../kernel/verbs/approval-quorum.js';
 import { appendAuthorRow, readTask } from '../kernel/verbs/decisions.js';
-import { listTasksOfRun } from '../store/tasks.js';
 import { implement } from './operation.js';
-import { decodeTaskCursor, encodeTaskCursor, pageOf } from './page-cursors.js';
+import { decodeTaskCursor, encodeTaskCursor } from './page-cursors.js';
+import { readTaskPage, TASK_PAGE_BYTES } from './task-pages.js';
 
 /**
  * GET /api/v1/workspaces/{ws}/runs/{run}/tasks: the run's rows in planting
- * order, every one or (with `limit`) a page; `next_cursor` is where the next
- * page starts, null once no row follows.
+ * order, a page at a time: at most `limit` rows (every row when absent), fewer
+ * once their text passes {@link TASK_PAGE_BYTES}, never none; `next_cursor` is
+ * where the next page starts, null once no row follows.
  * @throws run_not_found; invalid_input for a cursor this run's list did not make.
  */
 export const listTasks = implement(
@@ -18,16 +19,14 @@ export const listTasks = implement(
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
     const afterKey =
       input.cursor === undefined ? undefined : decodeTaskCursor(input.cursor, input.run_id);
-    const { limit } = input;
-    // One row past the page tells whether another page follows.
-    const rows = await listTasksOfRun(kernel.context.store, input.run_id, {
-      limit: limit === undefined ? undefined : limit + 1,
+    const { rows, more } = await readTaskPage(kernel.context.store, input.run_id, {
+      limit: input.limit,
       afterKey,
     });
-    const { page, next_cursor } = pageOf(rows, limit, encodeTaskCursor);
+    const last = rows[rows.length - 1];
     return {
-      tasks: await decisionViews(kernel.context.store, principal.workspace_id, page),
-      next_cursor,
+      tasks: await decisionViews(kernel.context.store, principal.workspace_id, rows),
+      next_cursor: more && last !== undefined ? encodeTaskCursor(last) : null,
     };
   },
 );

@@ -11,18 +11,20 @@ import { NextCursorSchema, PageCursorSchema } from './runs.js';
 export const listTasksContract = defineContract({
   ...operationRoute('tasks.list'),
   summary:
-    "List a run's task rows in order (t1, t2, ...): every row, or with limit a page at a time (pass next_cursor back as cursor)",
+    "List a run's task rows in order (t1, t2, ...), a page at a time: every row after the cursor, or at most limit rows, and fewer once their calls and results pass about 8 MiB of text (never none), limit or not; follow next_cursor (pass it back as cursor) until it is null",
   planes: ['agent', 'member'],
   input: z.strictObject({
     ...RunParams,
-    // No default: a caller that names no limit reads every row, as before pages existed.
+    // No default: a caller that names no limit reads every row up to the page's byte budget.
     limit: z
       .number()
       .int()
       .min(1)
       .max(1000)
       .optional()
-      .describe('At most this many rows (1 to 1000); every row after the cursor when absent.'),
+      .describe(
+        'At most this many rows (1 to 1000); when absent, every row after the cursor that fits in about 8 MiB (next_cursor says where the rest start).',
+      ),
     cursor: PageCursorSchema.optional(),
   }),
   output: z.object({ tasks: z.array(TaskViewSchema), next_cursor: NextCursorSchema }),

@@ -96,7 +96,11 @@ export async function runs(argv: string[]): Promise<number> {
     }
     case 'show': {
       const shown = await connection.call('runs.get', run());
-      const tasks = await connection.call('tasks.list', run());
+      // Every row: the kernel ends a page of them at about 8 MiB of text, limit or none.
+      const tasks = await readPages(
+        (after) => connection.call('tasks.list', { ...run(), ...(after ? { cursor: after } : {}) }),
+        { command: 'airlock runs show', cursor: undefined, all: true, rowsOf: (one) => one.tasks },
+      );
       print(connection, { run: shown, tasks: tasks.tasks }, () => [
         runLine(shown),
         ...(shown.final_answer === null ? [] : [`  answer: ${shown.final_answer}`]),

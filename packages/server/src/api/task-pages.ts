@@ -1,0 +1,70 @@
+/*
+ * One page of a run's task rows (tasks.list), bounded by bytes as well as by rows: a run of
+ * thousands of calls with large inputs or results made one answer of every row, of any size.
+ */
+
+import type { TaskTable } from '../store/schema.js';
+import type { Store } from '../store/store.js';
+import { listTasksOfRun } from '../store/tasks.js';
+import { DECISION_PAGE_BYTES } from './decisions.js';
+
+/**
+ * About how many bytes of stored text one page of a run's rows holds at most, as a page of
+ * decisions does, limit or none. A page always holds one row.
+ */
+export const TASK_PAGE_BYTES = DECISION_PAGE_BYTES;
+
+/** How many rows one read of a page takes when no limit was named. */
+const ROWS_PER_READ = 200;
+
+/**
+ * About how many bytes a row's view carries: its input twice (`tool_input`, and the effect
+ * profile built from it when none was stored), the stored profile, the result and the texts.
+ */
+export function taskRowBytes(row: TaskTable): number {
+  return (
+    2 * row.tool_input.length +
+    (row.effect_profile?.length ?? 0) +
+    (row.result?.length ?? 0) +
+    (row.decision?.length ?? 0) +
+    (row.error_detail?.length ?? 0) +
+    (row.prompt?.length ?? 0) +
+    (row.options?.length ?? 0)
+  );
+}
+
+/** A page of a run's rows, and whether a row follows it. */
+export interface TaskRowPage {
+  rows: TaskTable[];
+  more: boolean;
+}
+
+/**
+ * Reads a page of the run's rows after `afterKey` in planting order: at most `limit` rows,
+ * fewer once their text passes {@link TASK_PAGE_BYTES} (never none). Without a limit it reads
+ * {@link ROWS_PER_READ} rows at a time until the budget or the last row, so the kernel never
+ * holds much more than a page either.
+ * @throws what the store throws.
+ */
+export async function readTaskPage(
+  store: Store,
+  runId: string,
+  options: { limit: number | undefined; afterKey: string | undefined },
+): Promise<TaskRowPage> {
+  const rows: TaskTable[] = [];
+  let bytes = 0;
+  let afterKey = options.afterKey;
+  for (;;) {
+    const want = options.limit === undefined ? ROWS_PER_READ : options.limit - rows.length;
+    // One row past what is wanted tells whether another follows.
+    const read = await listTasksOfRun(store, runId, { limit: want + 1, afterKey });
+    for (const row of read.slice(0, want)) {
+      bytes += taskRowBytes(row);
+      if (rows.length > 0 && bytes > TASK_PAGE_BYTES) return { rows, more: true };
+      rows.push(row);
+    }
+    if (read.length <= want) return { rows, more: false };
+    if (options.limit !== undefined) return { rows, more: true };
+    afterKey = rows[rows.length - 1]!.key;
+  }
+}
