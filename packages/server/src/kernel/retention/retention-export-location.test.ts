@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,23 @@ describe("an export directory's location file", () => {
     expect(id).toMatch(/^exports_[0-9a-f-]{36}$/);
     expect(await exportLocation(directory)).toBe(id);
     expect(readFileSync(join(directory, EXPORT_LOCATION_FILE), 'utf8')).toBe(`${id}\n`);
+  });
+
+  it('refuses an empty one, naming it and what to do, and leaves it as it is', async () => {
+    for (const [name, text] of [
+      ['empty', ''],
+      ['blank', ' \n'],
+    ]) {
+      const directory = join(root, name!);
+      mkdirSync(directory);
+      const file = join(directory, EXPORT_LOCATION_FILE);
+      writeFileSync(file, text!);
+      // Read as an id, '' would name every directory whose file is empty alike.
+      await expect(exportLocation(directory)).rejects.toThrow(
+        `retention_export_failed: ${file}: it is empty, so it names no export directory; remove it for the next pass to write a new one`,
+      );
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
   });
 
   it.skipIf(noStrace !== null)('is synced, and its directory too, when it is first written', () => {

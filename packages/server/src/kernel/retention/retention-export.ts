@@ -46,14 +46,26 @@ export const EXPORT_LOCATION_FILE = '.airlock-location';
  * use), so the store's record of its files follows the directory itself: a
  * kernel restarted under another host name, or several kernels sharing one
  * directory, find the same record.
+ * @throws RetentionExportError when the file is empty (it names no directory:
+ *   read as '', every directory with an empty file would share one record).
  * @throws Error when the directory cannot be created or the file written.
  */
 export async function exportLocation(directory: string): Promise<string> {
   const file = join(directory, EXPORT_LOCATION_FILE);
-  const read = async () => (await readFile(file, 'utf8')).trim();
+  const read = async () => {
+    const id = (await readFile(file, 'utf8')).trim();
+    if (id !== '') return id;
+    // Left as it is: removed by someone who knows, not by a pass that may read another
+    // kernel's file between its creation and its first write.
+    throw new RetentionExportError(
+      file,
+      'it is empty, so it names no export directory; remove it for the next pass to write a new one',
+    );
+  };
   try {
     return await read();
-  } catch {
+  } catch (error) {
+    if (error instanceof RetentionExportError) throw error;
     makePrivateDir(directory);
     await writeLocation(file);
     return read();
