@@ -19,6 +19,13 @@ const PROFILE_KEYS: Record<string, string> = {
   tool_names: 'the tools the agent has',
   tool_aliases: 'wire name to execution name',
   lifecycle_hooks: 'hooks by event (needs approval_mode)',
+  tool_manifest: 'the tools the agent has, with their input schemas, risk traits and path targets',
+  permission_rule_set:
+    'the rule set calls are decided by: read_only, supervised, autonomous, planning or a custom set id',
+  custom_rule_sets: 'ordered permission rule sets {id, rules}; the first matching rule decides',
+  project_root:
+    'the absolute directory target patterns are rooted at (without it, absolute paths ask)',
+  action_contract: 'the actions the agent may take, by classified action tags',
   examples: 'calls `rules-lint test` runs',
   $schema: 'the schema of this file, for editors',
 };

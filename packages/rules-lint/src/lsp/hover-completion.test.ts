@@ -113,6 +113,11 @@ describe('completion', () => {
       'tool_names',
       'tool_aliases',
       'lifecycle_hooks',
+      'tool_manifest',
+      'permission_rule_set',
+      'custom_rule_sets',
+      'project_root',
+      'action_contract',
       'examples',
       '$schema',
     ]);
