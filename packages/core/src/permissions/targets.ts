@@ -251,6 +251,14 @@ function underItsDirectory(paths: string[], target: ToolTarget, input: unknown):
   );
 }
 
+/**
+ * The URLs in prose, as Gemini CLI's web_fetch finds what to fetch: `http://` or `https://` and
+ * the characters up to the next space (the scheme in any case here: more is safer).
+ */
+function urlsInText(text: string): string[] {
+  return text.match(/https?:\/\/\S+/gi) ?? [];
+}
+
 /** Whether a target's paths name files: `file`, and each path a patch names. */
 function fileNamed(target: ToolTarget): 'file' | undefined {
   return target.names === 'file' || target.names === 'patch' ? 'file' : undefined;
@@ -275,7 +283,8 @@ export function callTargets(
   for (const target of entry?.targets ?? []) {
     const raws = stringsAtPointer(input, target.pointer);
     if (target.kind !== 'path') {
-      for (const raw of raws) if (raw !== '') targets.push(canonicalUrl(raw));
+      const urls = target.names === 'text' ? raws.flatMap(urlsInText) : raws;
+      for (const raw of urls) if (raw !== '') targets.push(canonicalUrl(raw));
       continue;
     }
     // A patch's text names the files it changes, each read as a file.

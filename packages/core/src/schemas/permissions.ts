@@ -37,9 +37,10 @@ export const ToolTargetSchema = z.strictObject({
    * is a guarded path itself, or lies above the project root; `patch`: the text of a Codex patch,
    * naming as files every path its `*** Add File:`, `*** Update File:`, `*** Delete File:` and
    * `*** Move to:` lines give. Absent: a file or a directory, judged by the path's text (a name
-   * with an extension is a file).
+   * with an extension is a file). For a URL: `text`, prose holding the URLs the tool fetches
+   * (Gemini CLI's web_fetch prompt), naming every `http://` or `https://` URL in it.
    */
-  names: z.enum(['file', 'directory', 'glob', 'listing', 'patch']).optional(),
+  names: z.enum(['file', 'directory', 'glob', 'listing', 'patch', 'text']).optional(),
   /**
    * For a path: `working_directory` when the tool reads the call's working directory if the
    * field is absent (a search given no path); absent, a missing field names nothing.

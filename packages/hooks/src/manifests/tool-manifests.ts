@@ -118,7 +118,12 @@ const GEMINI: ToolManifest = [
     risk_traits: ['read'],
     targets: searchRoot('/dir_path'),
   },
-  { name: 'web_fetch', input_schema: object, risk_traits: ['read', 'network'] },
+  {
+    name: 'web_fetch',
+    input_schema: object,
+    risk_traits: ['read', 'network'],
+    targets: [{ pointer: '/prompt', kind: 'url', names: 'text' }],
+  },
   { name: 'google_web_search', input_schema: object, risk_traits: ['network'] },
   { name: 'save_memory', input_schema: object, risk_traits: ['write'] },
 ];
