@@ -1,11 +1,11 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultClientConditions, defineConfig } from 'vite';
 
 const root = import.meta.dirname;
 
-// dist/ also holds the Node helper compiled by tsc (dist/lib), so only the page's own files are
-// cleared before a build. The SDK is bundled from its TypeScript source (the `source` condition).
+// dist/ also holds the Node helper compiled by tsc (dist/lib), so only the page's own stale
+// assets are cleared, after a build. The SDK is bundled from its TypeScript source (the `source` condition).
 export default defineConfig({
   root,
   base: './',
@@ -25,9 +25,14 @@ export default defineConfig({
     {
       name: 'airlock-inbox-clean',
       apply: 'build',
-      buildStart() {
-        rmSync(join(root, 'dist', 'assets'), { recursive: true, force: true });
-        rmSync(join(root, 'dist', 'index.html'), { force: true });
+      // The last build's assets go once this one's are written, not before: a kernel serving
+      // dist/ meanwhile always has a page and the assets it names.
+      writeBundle(_options, bundle) {
+        const written = new Set(Object.keys(bundle).flatMap((name) => [name, `${name}.map`]));
+        const assets = join(root, 'dist', 'assets');
+        for (const name of readdirSync(assets)) {
+          if (!written.has(`assets/${name}`)) rmSync(join(assets, name), { force: true });
+        }
       },
     },
   ],
