@@ -52,17 +52,19 @@ describe("Codex's apply_patch meets the path rules over every file its patch nam
     );
   });
 
-  it('grants a patch that names no guarded file, whatever its hunks hold', () => {
-    const lines = [
-      '*** Add File: src/b.ts',
-      '+*** Add File: secrets/key',
-      '+.env',
-      '*** End of File',
-    ];
-    for (const rule of [denyEnv, denySecrets, askPem]) {
-      expect(decide({ input: patch(...lines) }, rule)).toBe('allow');
-    }
-  });
+  it.each(['command', 'input'])(
+    'grants a patch in %s that names no guarded file, whatever its hunks hold: it runs none of it',
+    (field) => {
+      const lines = [
+        ...['*** Add File: src/b.ts', '+*** Add File: secrets/key', '+.env', '*** End of File'],
+        ...['*** Update File: src/config.ts', '@@', '-x', '+dotenv.config({ path: ".env" })'],
+        ...['*** Update File: README.md', '@@', '+Never cat secrets/key or a.pem', '+$(cat .env)'],
+      ];
+      for (const rule of [denyEnv, denySecrets, askPem]) {
+        expect(decide({ [field]: patch(...lines) }, rule)).toBe('allow');
+      }
+    },
+  );
 
   it('lets an allow over src/** grant a patch of src alone, never one reaching past it', () => {
     const underAllow = (text: string) =>
