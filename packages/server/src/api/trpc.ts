@@ -17,6 +17,7 @@ import { declaresCode, type Operation } from './operation.js';
 import { OPERATIONS } from './operations.js';
 import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 import { type BodyRefusal, notUtf8Error } from './request-body.js';
+import { loggedProcedure } from './trpc-logged-procedure.js';
 
 /** What every tRPC call runs with. */
 export interface TrpcContext {
@@ -108,7 +109,7 @@ const ROOT_OPTIONS = {
     if (cause.code === 'internal') {
       // As REST logs it (api/rest.ts): the operation's name, never its input (it may hold a token).
       ctx?.kernel.context.logger.error(
-        { err: cause.cause ?? error.cause ?? error, operation: shape.data.path },
+        { err: cause.cause ?? error.cause ?? error, operation: loggedProcedure(shape.data.path) },
         'request failed',
       );
     }
