@@ -23,6 +23,16 @@ function time(at: number): string {
 /** An outcome as the story's line says it: one approval of several is still "approved". */
 const OUTCOME_WORDS: Record<string, string> = { approval_added: 'approved' };
 
+/** ` (Ana Lima, Bo Chen)`, each name apart; nothing for none. */
+function namesAfter(names: readonly string[]): (HTMLElement | string)[] {
+  if (names.length === 0) return [];
+  const parts = names.flatMap((name, index) => [
+    index === 0 ? ' (' : ', ',
+    isolated(visibleText(name, { oneLine: true })),
+  ]);
+  return [...parts, ')'];
+}
+
 function decisionItem(decision: StoryDecision): HTMLElement {
   return h(
     'li',
@@ -33,6 +43,7 @@ function decisionItem(decision: StoryDecision): HTMLElement {
     // A deny reason, an error or an edit's words: hidden characters show as marks.
     decision.detail ? ': ' : '',
     decision.detail ? isolated(visibleText(decision.detail)) : '',
+    ...namesAfter(decision.names ?? []),
   );
 }
 

@@ -162,7 +162,8 @@ describe('decisionOf', () => {
     ).toMatchObject({
       outcome: 'approved',
       by: 'Bo Chen',
-      detail: '2 of 2 approvals (Ana Lima, Bo Chen)',
+      detail: '2 of 2 approvals',
+      names: ['Ana Lima', 'Bo Chen'],
     });
     // One approval is the whole quorum: nothing more to say.
     expect(

@@ -34,6 +34,11 @@ export interface StoryDecision {
   /** The principal, rule or clock in words, e.g. `member:cred_x` or `rule #2 (approval rules)`. */
   by: string;
   detail: string | null;
+  /**
+   * The people the detail goes on to name, in order: drawn after it in parentheses, each
+   * apart, so right-to-left names cannot trade places ("2 of 2 approvals (Ana Lima, Bo Chen)").
+   */
+  names?: readonly string[] | undefined;
 }
 
 type Data = Record<string, unknown>;
@@ -77,11 +82,14 @@ function personOr(principal: string | null, fallback: DeciderKind): [DeciderKind
 /** The name of a principal (`member:cred_x` -> `Ana Lima`), or null when it has none. */
 export type NameOf = (principal: string) => string | null;
 
-/** `2 of 2 approvals (Ana Lima, Bo Chen)` when several approvals made a quorum, else null. */
-function quorumWords(approvedBy: unknown, named: (principal: string) => string): string | null {
-  if (!Array.isArray(approvedBy) || approvedBy.length < 2) return null;
+/** `2 of 2 approvals` and who gave them when several approvals made a quorum, else no detail. */
+function quorumWords(
+  approvedBy: unknown,
+  named: (principal: string) => string,
+): { detail: string | null; names?: string[] } {
+  if (!Array.isArray(approvedBy) || approvedBy.length < 2) return { detail: null };
   const who = approvedBy.filter((entry): entry is string => typeof entry === 'string').map(named);
-  return `${who.length} of ${who.length} approvals (${who.join(', ')})`;
+  return { detail: `${who.length} of ${who.length} approvals`, names: who };
 }
 
 /**
@@ -141,7 +149,7 @@ export function decisionOf(event: StoryEvent, nameOf: NameOf = () => null): Stor
         outcome: 'approved',
         decider,
         by: throughChannel(by, data),
-        detail: quorumWords(data.approved_by, named),
+        ...quorumWords(data.approved_by, named),
       };
     }
     case 'task.approval_added': {

@@ -142,8 +142,23 @@ describe.skipIf(browserSkipReason !== null)(
       for (let i = 1; i < order.length; i += 1) {
         expect(order[i]!.left).toBeGreaterThanOrEqual(order[i - 1]!.right - 0.5);
       }
-      const decision = await f.ws.decisions.get(run.id, 't1');
-      if (decision?.isApproval()) await decision.deny({ reason: 'done' });
+
+      // The third approval completes the quorum: the story's line names all three, in order.
+      const mine = await f.ws.decisions.get(run.id, 't1');
+      if (!mine?.isApproval()) throw new Error('t1 does not wait');
+      await mine.approve();
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
+      const approved = page.locator(
+        '.run-view .row[data-task="t1"] .decision[data-outcome="approved"]',
+      );
+      await approved.waitFor();
+      expect(await approved.textContent()).toContain(
+        `: 3 of 3 approvals (${names[0]}, ${names[1]}, test member)`,
+      );
+      const story = await drawnAt(approved, ['3 of 3 approvals', names[0]!, ', ', names[1]!]);
+      for (let i = 1; i < story.length; i += 1) {
+        expect(story[i]!.left).toBeGreaterThanOrEqual(story[i - 1]!.right - 0.5);
+      }
     });
   },
 );
