@@ -113,17 +113,20 @@ export class Kernel {
 
   /** Runs one sweep of every clock now; errors are logged (a streak of them once), never thrown. */
   async sweep(): Promise<void> {
+    let failure: { error: unknown } | null = null;
     try {
       await sweepOnce(this.context);
-      await settleQueued(this.context, {
-        stopping: () => this.stopped,
-        rescanMs: this.settleRescanMs,
-      });
-      this.pruner?.tick();
-      this.sweepFailures.succeeded();
     } catch (error) {
-      if (!this.stopped) this.sweepFailures.failed(error);
+      failure = { error };
     }
+    // A clock that failed holds neither the settling nor the pruning (neither throws).
+    await settleQueued(this.context, {
+      stopping: () => this.stopped,
+      rescanMs: this.settleRescanMs,
+    });
+    this.pruner?.tick();
+    if (failure === null) this.sweepFailures.succeeded();
+    else if (!this.stopped) this.sweepFailures.failed(failure.error);
   }
 
   /**

@@ -56,8 +56,11 @@ export interface SettleWorkspace {
 }
 
 /** Starts the deployment of `backend` with members Ana and Bo; close it with `d.close()`. */
-export async function settleWorkspace(backend: Backend): Promise<SettleWorkspace> {
-  const d = await deploy(backend);
+export async function settleWorkspace(
+  backend: Backend,
+  options: Parameters<typeof deploy>[1] = {},
+): Promise<SettleWorkspace> {
+  const d = await deploy(backend, options);
   const [ana, bo] = [await addMember(d, 'Ana'), await addMember(d, 'Bo')];
   const tasksOf = async (runId: string) =>
     (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as {

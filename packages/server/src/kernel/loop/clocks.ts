@@ -14,6 +14,26 @@ import { stopRunsOfRemovedApplications } from '../verbs/revocation.js';
 
 const BATCH = 200;
 
+/**
+ * Runs each due row's unit in turn; a unit that fails is kept in `failures` and the rows after
+ * it go on (one row whose unit kept failing held every row due after it, every sweep).
+ */
+async function eachDue<Row>(
+  due: readonly Row[],
+  failures: unknown[],
+  unit: (row: Row) => Promise<number>,
+): Promise<number> {
+  let done = 0;
+  for (const row of due) {
+    try {
+      done += await unit(row);
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  return done;
+}
+
 /** What one sweep did. */
 export interface SweepReport {
   expired: number;
@@ -53,12 +73,15 @@ const QUESTION_CLOCK: WaitingClock = {
  * `timed_out` with the clock's code and follows its on_failure. The UPDATE is
  * conditional, so two kernels sweeping one database fire each clock once.
  */
-async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<number> {
+async function expireWaiting(
+  ctx: KernelContext,
+  clock: WaitingClock,
+  failures: unknown[],
+): Promise<number> {
   const now = ctx.store.now();
   const due = await waitingRowsDue(ctx.store, { state: clock.state, now, limit: BATCH });
-  let fired = 0;
-  for (const task of due) {
-    fired += await ctx.store.transaction(async (tx) => {
+  return eachDue(due, failures, (task) =>
+    ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, task.workspace_id, task.run_id);
       const moved = await moveTask(
         tx,
@@ -85,9 +108,8 @@ async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<n
         { quiet: true },
       );
       return moved ? 1 : 0;
-    });
-  }
-  return fired;
+    }),
+  );
 }
 
 /** Why an executor's call whose lease lapsed after its run ended fails outcome_unknown. */
@@ -100,12 +122,11 @@ const EXECUTOR_MAY_HAVE_RUN =
  * fails `outcome_unknown` instead (see `lapseAgentClaim`), since the agent
  * alone runs it and may already have.
  */
-async function lapseLeases(ctx: KernelContext): Promise<number> {
+async function lapseLeases(ctx: KernelContext, failures: unknown[]): Promise<number> {
   const now = ctx.store.now();
   const due = await lapsedClaims(ctx.store, { now, limit: BATCH });
-  let lapsed = 0;
-  for (const task of due) {
-    lapsed += await ctx.store.transaction(async (tx) => {
+  return eachDue(due, failures, (task) =>
+    ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, task.workspace_id, task.run_id);
       const address = { workspaceId: task.workspace_id, runId: task.run_id, key: task.key };
       if (run.state !== 'running' && (await isAgentsOwnCall(tx, address))) {
@@ -161,9 +182,8 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
         { quiet: true },
       );
       return moved ? 1 : 0;
-    });
-  }
-  return lapsed;
+    }),
+  );
 }
 
 /** Finds runs whose next round is due and unowned (after a restart, or another kernel's crash). */
@@ -174,14 +194,28 @@ async function resumeRuns(ctx: KernelContext): Promise<number> {
   return due.length;
 }
 
-/** One pass of every clock the kernel keeps. */
+/**
+ * One pass of every clock the kernel keeps. A clock, or one row's unit, that fails does not
+ * hold the others: each runs, and the first failure is thrown once all have.
+ * @throws the first failure of the pass, after every clock ran.
+ */
 export async function sweepOnce(ctx: KernelContext): Promise<SweepReport> {
+  const failures: unknown[] = [];
+  const attempt = async (clock: () => Promise<number>): Promise<number> => {
+    try {
+      return await clock();
+    } catch (error) {
+      failures.push(error);
+      return 0;
+    }
+  };
   const expired =
-    (await expireWaiting(ctx, PARK_CLOCK)) +
-    (await expireWaiting(ctx, QUESTION_CLOCK)) +
-    (await expireHooks(ctx));
-  const leasesLapsed = await lapseLeases(ctx);
-  const runsResumed = await resumeRuns(ctx);
-  await stopRunsOfRemovedApplications(ctx);
+    (await attempt(() => expireWaiting(ctx, PARK_CLOCK, failures))) +
+    (await attempt(() => expireWaiting(ctx, QUESTION_CLOCK, failures))) +
+    (await attempt(() => expireHooks(ctx)));
+  const leasesLapsed = await attempt(() => lapseLeases(ctx, failures));
+  const runsResumed = await attempt(() => resumeRuns(ctx));
+  await attempt(() => stopRunsOfRemovedApplications(ctx));
+  if (failures.length > 0) throw failures[0];
   return { expired, leasesLapsed, runsResumed };
 }
