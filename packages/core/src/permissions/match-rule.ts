@@ -226,10 +226,13 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
       target.readThrough === true ||
       (!named && target.names !== 'file' && (target.names === 'directory' || mayBeDirectory(path)));
     const holds = through ? mayHoldGuardedPaths : holdsGuardedPaths;
+    // A search reading only files its glob names (`*.ts`) reaches no guarded file it cannot name.
+    const filter = through ? target.readsOnlyNames : undefined;
     return sources.some(
       (source) =>
         notRooted(source) ||
         (nearGuardedPaths(source, folded) &&
+          !(filter !== undefined && globNamesMiss(source, filter)) &&
           (holds(source, path) || (named && bindingPatternNames(source, path, {})))),
     );
   };

@@ -45,6 +45,11 @@ export interface CanonicalTarget {
   readonly namedOnly?: true;
   /** For a tool's path: what its manifest says it names (ToolTarget's `names`; a glob reads as a directory). */
   readonly names?: 'file' | 'directory';
+  /**
+   * For a search's directory: the last segment of the glob every file it reads is named by
+   * (`*.ts` of Grep's `glob: src/**` + `/*.ts`; ToolTarget's `name_filter`).
+   */
+  readonly readsOnlyNames?: string;
 }
 
 function normalizeSegments(path: string): string[] {
@@ -259,6 +264,20 @@ function urlsInText(text: string): string[] {
   return text.match(/https?:\/\/\S+/gi) ?? [];
 }
 
+/**
+ * The last segment of a search's name filter (ToolTarget's `name_filter`), or undefined when it
+ * limits nothing exactly: absent, empty, more than one glob (`*.ts *.env`, `*.ts,*.env`), a
+ * negation (`!*.md`) or a brace (`*.{ts,env}`).
+ */
+function nameFilter(target: ToolTarget, input: unknown): string | undefined {
+  if (target.name_filter === undefined) return undefined;
+  const globs = stringsAtPointer(input, target.name_filter);
+  const glob = globs.length === 1 ? globs[0]! : '';
+  if (glob === '' || /[\s,!{}\\]/.test(glob)) return undefined;
+  const last = glob.slice(glob.lastIndexOf('/') + 1);
+  return last === '' || last.includes('**') ? undefined : last;
+}
+
 /** Whether a target's paths name files: `file`, and each path a patch names. */
 function fileNamed(target: ToolTarget): 'file' | undefined {
   return target.names === 'file' || target.names === 'patch' ? 'file' : undefined;
@@ -303,7 +322,9 @@ export function callTargets(
       }
       const path = placed === null ? ANYWHERE : canonicalPath(placed, projectRoot);
       const names = raw === '' || target.names === 'directory' ? 'directory' : fileNamed(target);
-      targets.push(names === undefined ? path : { ...path, names });
+      const named: CanonicalTarget = names === undefined ? path : { ...path, names };
+      const filter = nameFilter(target, input);
+      targets.push(filter === undefined ? named : { ...named, readsOnlyNames: filter });
     }
   }
   return targets;

@@ -55,6 +55,15 @@ export const ToolTargetSchema = z.strictObject({
     .string()
     .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /path)')
     .optional(),
+  /**
+   * For a search's path: the JSON pointer of the glob over file names it reads only the files
+   * matching (Grep's `glob`, ripgrep's `--glob`): a file a rule guards that no such name can be is
+   * not reached. One glob alone: a list, a negation (`!x`) or a brace limits nothing.
+   */
+  name_filter: z
+    .string()
+    .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /glob)')
+    .optional(),
 });
 export type ToolTarget = z.infer<typeof ToolTargetSchema>;
 

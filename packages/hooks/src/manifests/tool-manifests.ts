@@ -18,9 +18,14 @@ const listing = (pointer: string, pattern?: string) => [
     when_absent: 'working_directory' as const,
   },
 ];
-/** A search's root, a file or a directory; absent, the session's working directory. */
-const searchRoot = (pointer: string) => [
-  { pointer, kind: 'path' as const, when_absent: 'working_directory' as const },
+/** A search's root, a file or a directory (absent, the session's working directory), and the glob over names it reads only the matches of. */
+const searchRoot = (pointer: string, nameFilter: string) => [
+  {
+    pointer,
+    kind: 'path' as const,
+    when_absent: 'working_directory' as const,
+    name_filter: nameFilter,
+  },
 ];
 const url = (pointer: string) => [{ pointer, kind: 'url' as const }];
 
@@ -49,7 +54,12 @@ const CLAUDE_CODE: ToolManifest = [
   },
   // Older Claude Code lists a directory's names with LS; read as Glob given the same path.
   { name: 'LS', input_schema: object, risk_traits: ['read'], targets: listing('/path') },
-  { name: 'Grep', input_schema: object, risk_traits: ['read'], targets: searchRoot('/path') },
+  {
+    name: 'Grep',
+    input_schema: object,
+    risk_traits: ['read'],
+    targets: searchRoot('/path', '/glob'),
+  },
   {
     name: 'WebFetch',
     input_schema: object,
@@ -116,7 +126,7 @@ const GEMINI: ToolManifest = [
     name: 'search_file_content',
     input_schema: object,
     risk_traits: ['read'],
-    targets: searchRoot('/dir_path'),
+    targets: searchRoot('/dir_path', '/include'),
   },
   {
     name: 'web_fetch',

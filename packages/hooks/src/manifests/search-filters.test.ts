@@ -1,0 +1,69 @@
+import { evaluatePermissions, type HookedAgent, type PermissionRule } from '@airlock/core';
+import { describe, expect, it } from 'vitest';
+import { TOOL_MANIFESTS } from './tool-manifests.js';
+
+const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
+const askPem: PermissionRule = { verdict: 'ask', targets: ['**/*.pem'] };
+
+function decide(agent: HookedAgent, toolName: string, input: unknown, rule: PermissionRule) {
+  return evaluatePermissions({
+    toolName,
+    input,
+    manifest: TOOL_MANIFESTS[agent],
+    projectRoot: '/repo',
+    ruleSetId: 'autonomous',
+    customRuleSets: undefined,
+    approvalMode: 'bypass',
+    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
+    workingDirectory: '/repo',
+  }).verdict;
+}
+
+describe('a search limited to files a glob names reads no file that glob cannot name', () => {
+  it.each([
+    ['claude-code', 'Grep', { pattern: 'x', glob: '*.ts' }],
+    ['claude-code', 'Grep', { pattern: 'x', glob: 'src/**/*.tsx', path: '/repo' }],
+    ['claude-code', 'Grep', { pattern: 'x', glob: '*.md', path: '/repo/config' }],
+    ['gemini', 'search_file_content', { pattern: 'x', include: '*.ts' }],
+    ['gemini', 'search_file_content', { pattern: 'x', include: '**/*.py', dir_path: 'src' }],
+  ] as const)('grants %s %s %j under **/.env and **/*.pem', (agent, tool, input) => {
+    expect(decide(agent, tool, input, denyEnv)).toBe('allow');
+    expect(decide(agent, tool, input, askPem)).toBe('allow');
+  });
+
+  it.each([
+    ['claude-code', 'Grep', { pattern: 'x', glob: '*.ts' }],
+    ['gemini', 'search_file_content', { pattern: 'x', include: '*.ts' }],
+  ] as const)(
+    'asks %s %s %j under secrets/**, whose files may be named anything',
+    (agent, tool, input) => {
+      expect(decide(agent, tool, input, denySecrets)).toBe('ask');
+    },
+  );
+
+  it.each([
+    { glob: '*.env' },
+    { glob: '.env*' },
+    { glob: '.e?v' },
+    { glob: '*' },
+    { glob: '**' },
+    { glob: 'src/**' },
+    { glob: '*.{ts,env}' },
+    { glob: '*.ts *.env' },
+    { glob: '*.ts,*.env' },
+    { glob: '!*.md' },
+    { glob: '' },
+  ])('asks Grep %j under **/.env: its glob may name .env, or limits nothing', (filter) => {
+    expect(decide('claude-code', 'Grep', { pattern: 'x', ...filter }, denyEnv)).toBe('ask');
+  });
+
+  it('still refuses a search of a guarded file named outright, whatever its glob', () => {
+    expect(
+      decide('claude-code', 'Grep', { pattern: 'x', path: '/repo/.env', glob: '*.ts' }, denyEnv),
+    ).toBe('deny');
+    expect(decide('claude-code', 'Grep', { pattern: 'x', path: '/', glob: '*.ts' }, denyEnv)).toBe(
+      'ask',
+    );
+  });
+});
