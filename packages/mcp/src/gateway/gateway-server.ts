@@ -1,19 +1,23 @@
 import { isStorableText, traceparentOf } from '@airlock/core';
 import { CALL_ID_MAX } from '@airlock/core/wire';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolRequest,
-  CallToolRequestSchema,
+  type CallToolResult,
+  CallToolResultSchema,
   ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type ServerNotification,
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { BridgedTool, ProgressListener } from '../executor-bridge.js';
 import { hasErrorCode } from '../kernel-api.js';
 import type { CallRequest, WaitingListener } from './call-request.js';
+import { checkCall } from './checked-call.js';
 import type { GatewaySession } from './gateway-session.js';
 import { askInline, canAskInline } from './inline-approval.js';
 
@@ -44,6 +48,28 @@ export function listedTools(tools: ReadonlyMap<string, BridgedTool>): Tool[] {
 export function recordedCallId(requestId: string | number): string | undefined {
   const id = String(requestId);
   return id.length <= CALL_ID_MAX && isStorableText(id) ? id : undefined;
+}
+
+/** What the SDK's dispatch reads of a `tools/call`: its method (see {@link checkCall}). */
+const ToolsCallSchema = z.looseObject({ method: z.literal('tools/call') });
+
+/** An error the SDK answers as -32602 with its message as it is (an McpError's carries its code again). */
+function invalidParams(message: string): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+}
+
+/**
+ * The result as the MCP SDK's server checked it before answering a call: a
+ * row another executor committed may hold content no MCP client takes.
+ * @throws McpError -32602 naming the problems, as the SDK's check did.
+ */
+function checkedResult(result: CallToolResult): CallToolResult {
+  const checked = CallToolResultSchema.safeParse(result);
+  if (checked.success) return checked.data;
+  throw new McpError(
+    ErrorCode.InvalidParams,
+    `Invalid tools/call result: ${checked.error.message}`,
+  );
 }
 
 /** What the SDK hands a request handler of the gateway's server. */
@@ -200,13 +226,20 @@ export function createGatewayServer(options: {
       if (asked) withdraw.abort();
     }
   };
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Past the SDK's Server, whose own handler of tools/call checked each call twice more (its
+  // schema, then the base class's parse with it): the call is checked once (checkCall), by the
+  // guard in front or here, and its result as the SDK's did (checkedResult).
+  Protocol.prototype.setRequestHandler.call(server, ToolsCallSchema, async (received, extra) => {
+    const call = checkCall(received.params);
+    if (call.problem !== undefined) throw invalidParams(call.problem);
+    const { request } = call;
     const { requestId } = extra;
     // Made as the guard delivered the call (callArrived), or here for a call it did not see.
     const cancellation = callsInFlight.get(requestId) ?? new AbortController();
     callsInFlight.set(requestId, cancellation);
     try {
-      return await callTool(request, extra, AbortSignal.any([extra.signal, cancellation.signal]));
+      const signal = AbortSignal.any([extra.signal, cancellation.signal]);
+      return checkedResult(await callTool(request, extra, signal));
     } finally {
       if (callsInFlight.get(requestId) === cancellation) callsInFlight.delete(requestId);
       cancelledCalls.delete(requestId);

@@ -16,49 +16,12 @@ import {
   ProgressNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { issuesText } from '../schema-issues.js';
+import { checkCall } from './checked-call.js';
 
-/**
- * The deepest nesting a call's `arguments` may have (the object itself is
- * level 1): the kernel refuses a request body nesting past 64 levels, and
- * the arguments sit at level 4 of the submit that carries them.
- */
-export const ARGUMENT_DEPTH_LIMIT = 61;
+export { ARGUMENT_DEPTH_LIMIT, callParamsProblem, nestsDeeperThan } from './checked-call.js';
 
 /** Requests a client may send before `initialize`, as the MCP lifecycle allows. */
 const BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Whether `value` nests arrays and objects deeper than `limit`, read without recursion. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop() as [unknown, number];
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-/**
- * What is wrong with a `tools/call`'s params, in one line for the client,
- * or null when they can be sent on: the SDK's own check answers -32603
- * with a validation dump, and very deep arguments overflow its stack.
- */
-export function callParamsProblem(params: unknown): string | null {
-  if (!isPlainObject(params)) return 'tools/call needs params {"name": "...", "arguments": {...}}';
-  if (typeof params.name !== 'string') return 'params.name must be the tool name, a string';
-  const { arguments: input } = params;
-  if (input !== undefined && !isPlainObject(input)) {
-    return 'params.arguments must be an object of the tool input';
-  }
-  if (nestsDeeperThan(input, ARGUMENT_DEPTH_LIMIT)) {
-    return `params.arguments nest deeper than ${ARGUMENT_DEPTH_LIMIT} levels`;
-  }
-  return null;
-}
 
 /** What a schema of the MCP SDK needs of a message: a check that reports its issues. */
 interface MessageSchema {
@@ -97,19 +60,32 @@ export function messageProblem(message: JSONRPCRequest | JSONRPCNotification): s
   return `${message.method}: ${issues}`.slice(0, 300);
 }
 
-/** The error a request gets before the SDK sees it, or null to let it through. */
-function refusal(request: JSONRPCRequest, initialized: boolean) {
+/**
+ * The request as the SDK is handed it, or the error it gets before the SDK
+ * sees it: a `tools/call` goes on as its one check made it (see `checkCall`),
+ * which the gateway's server does not check again.
+ */
+function guarded(
+  request: JSONRPCRequest,
+  initialized: boolean,
+): { request: JSONRPCRequest; error?: undefined } | { error: { code: number; message: string } } {
   if (!initialized && !BEFORE_INITIALIZE.has(request.method)) {
     return {
-      code: ErrorCode.InvalidRequest,
-      message: `send initialize before ${request.method}`,
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message: `send initialize before ${request.method}`,
+      },
     };
   }
-  // The call's own check first: its deep arguments would overflow the schema's recursion.
-  const problem =
-    (request.method === 'tools/call' ? callParamsProblem(request.params) : null) ??
-    messageProblem(request);
-  return problem ? { code: ErrorCode.InvalidParams, message: problem } : null;
+  if (request.method === 'tools/call') {
+    const call = checkCall(request.params);
+    if (call.problem !== undefined) {
+      return { error: { code: ErrorCode.InvalidParams, message: call.problem } };
+    }
+    return { request: { ...request, params: call.request.params } };
+  }
+  const problem = messageProblem(request);
+  return problem ? { error: { code: ErrorCode.InvalidParams, message: problem } } : { request };
 }
 
 /** A transport that waits for the answers of the requests it read (the stdio transport). */
@@ -160,19 +136,23 @@ export async function connectGuarded(
     if (isJSONRPCRequest(message)) {
       // An initialize delivered while connecting (an in-memory client) passed before the guard.
       initialized ||= server.getClientVersion() !== undefined;
-      const error = refusal(message, initialized);
-      if (error) {
-        const answer = { jsonrpc: '2.0' as const, id: message.id, error };
+      const checked = guarded(message, initialized);
+      if (checked.error) {
+        const answer = { jsonrpc: '2.0' as const, id: message.id, error: checked.error };
         void transport.send(answer, { relatedRequestId: message.id }).catch(() => {});
         return;
       }
-      if (message.method === 'initialize') initialized = true;
+      const { request } = checked;
+      if (request.method === 'initialize') initialized = true;
       // A task-augmented call is refused by the SDK before any handler runs: nothing to stop.
-      const task = (message.params as { task?: unknown } | undefined)?.task;
-      if (message.method === 'tools/call' && task === undefined) {
-        server.callArrived?.(message.id);
+      const task = (request.params as { task?: unknown } | undefined)?.task;
+      if (request.method === 'tools/call' && task === undefined) {
+        server.callArrived?.(request.id);
       }
-    } else if (isJSONRPCNotification(message)) {
+      deliver?.(request, extra);
+      return;
+    }
+    if (isJSONRPCNotification(message)) {
       const problem = messageProblem(message);
       if (problem) {
         server.onerror?.(
