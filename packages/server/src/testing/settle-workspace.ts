@@ -23,7 +23,7 @@ export interface SettleEvent {
   data: Record<string, unknown>;
 }
 
-/** A run's parked `wipe` calls, each approved once by Ana. */
+/** A run's parked calls, each approved once by Ana. */
 export interface ParkedCalls {
   runId: string;
   keys: string[];
@@ -45,8 +45,8 @@ export interface SettleWorkspace {
    * put's commit and its settle leaves behind. Answers the policy's version.
    */
   writeUnsettled(policy: Record<string, unknown>): Promise<number>;
-  /** Parks `count` wipe calls in one run and has Ana approve each (16 at a time). */
-  parkApprovedByAna(count: number): Promise<ParkedCalls>;
+  /** Parks `count` calls of `tool` (wipe by default) in one run; Ana approves each (16 at a time). */
+  parkApprovedByAna(count: number, tool?: string): Promise<ParkedCalls>;
   /** The states of a run's rows, sorted. */
   states(runId: string): Promise<string[]>;
   /** The run's task.approved events (its first 1000 events read). */
@@ -81,13 +81,8 @@ export async function settleWorkspace(
           writeApprovalPolicy(tx, { workspaceId: d.workspaceId, policy, principal: 'member:x' }),
         )
       ).version,
-    async parkApprovedByAna(count) {
-      const runId = await runOfCalls(d, {
-        mode: 'ask',
-        tool: 'wipe',
-        count,
-        state: 'needs_approval',
-      });
+    async parkApprovedByAna(count, tool = 'wipe') {
+      const runId = await runOfCalls(d, { mode: 'ask', tool, count, state: 'needs_approval' });
       const keys = (await tasksOf(runId)).map((task) => task.key);
       const rows = keys.map((key) => `${d.ws}/runs/${runId}/tasks/${key}`);
       for (let at = 0; at < rows.length; at += 16) {

@@ -12,6 +12,11 @@ export interface PendingSettle {
   failures: number;
   /** Not looked at before this time (the store's clock), after a failure. */
   retryAt: number;
+  /**
+   * A row of this pass failed: once its last page is read, the workspace is looked at again
+   * from its first row, after a wait (the pages after a failed row are read first).
+   */
+  again: boolean;
 }
 
 /** What this kernel still has to settle. */

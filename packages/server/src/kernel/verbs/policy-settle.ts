@@ -45,12 +45,32 @@ function queueOf(ctx: KernelContext): SettleQueue {
 /** A workspace to be looked at again from its first row, later the more it failed. */
 function retryLater(ctx: KernelContext, failures: number): PendingSettle {
   const wait = Math.min(RETRY_FIRST_MS * 2 ** (failures - 1), RETRY_LONGEST_MS);
-  return { after: null, failures, retryAt: ctx.store.now() + wait };
+  return { after: null, failures, retryAt: ctx.store.now() + wait, again: false };
 }
 
-/** A workspace to be looked at after `after` at the next sweep. */
-function goOn(after: ParkedRowCursor | null, failures = 0): PendingSettle {
-  return { after, failures, retryAt: 0 };
+/**
+ * A workspace to be looked at after `after` at the next sweep; with `again`, from its first
+ * row too once its last page is read (a row before `after` failed).
+ */
+function goOn(after: ParkedRowCursor | null, failures = 0, again = false): PendingSettle {
+  return { after, failures, retryAt: 0, again };
+}
+
+/**
+ * Where a workspace's settling goes on after a page: at the next page, even past a row whose
+ * unit failed (a row that kept failing held every page after it), and from the first row
+ * after a wait once the last page was read if a row of the pass failed; null when done.
+ */
+function afterPage(
+  ctx: KernelContext,
+  pending: Pick<PendingSettle, 'failures' | 'again'>,
+  page: { failed: number; next: ParkedRowCursor | null },
+): PendingSettle | null {
+  const failed = page.failed > 0;
+  const failures = failed ? pending.failures + 1 : pending.failures;
+  const again = pending.again || failed;
+  if (page.next !== null) return goOn(page.next, failures, again);
+  return again ? retryLater(ctx, Math.max(failures, 1)) : null;
 }
 
 /**
@@ -74,13 +94,9 @@ export async function settleMetQuorums(
       after: null,
     });
     // This pass looked at every row before `next` under the new policy: the sweep goes on from
-    // there (an earlier put's pass, still queued, is taken over), or from the first row when
-    // a row's unit failed.
-    leave(
-      queue,
-      options.workspaceId,
-      page.failed > 0 ? retryLater(ctx, 1) : page.next && goOn(page.next),
-    );
+    // there (an earlier put's pass, still queued, is taken over), and when a row's unit failed
+    // it looks at the workspace from its first row again once it has read the last page.
+    leave(queue, options.workspaceId, afterPage(ctx, { failures: 0, again: false }, page));
     return page.settled;
   } catch (error) {
     // The policy is written already: its answer must not say otherwise. The sweep tries again.
@@ -128,9 +144,9 @@ export function forgetQueuedSettles(ctx: KernelContext): void {
  * every workspace with a parked row holding approvals is queued; then a page of each queued
  * workspace in turn, until {@link ROWS_PER_SWEEP} rows were read, a page's worth approved or
  * {@link WORKSPACES_PER_SWEEP} workspaces looked at. A workspace whose last page was read
- * leaves the queue; one whose page or a row of it failed is looked at again from its first
- * row, after a wait that doubles with each failure. Returns how many rows it approved; never
- * throws.
+ * leaves the queue; one a row of whose pass failed goes on to its next pages first, then is
+ * looked at again from its first row after a wait that doubles with each failure (as is one
+ * whose page could not be read). Returns how many rows it approved; never throws.
  */
 export async function settleQueued(
   ctx: KernelContext,
@@ -167,12 +183,7 @@ export async function settleQueued(
       const page = await settlePage(ctx, { workspaceId, limit: SWEEP_PAGE, after: pending.after });
       approved += page.settled.length;
       read += page.read;
-      next =
-        page.failed > 0
-          ? retryLater(ctx, pending.failures + 1)
-          : page.next === null
-            ? null
-            : goOn(page.next, pending.failures);
+      next = afterPage(ctx, pending, page);
     } catch (error) {
       ctx.logger.warn(
         { err: error, workspaceId },
