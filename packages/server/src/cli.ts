@@ -49,9 +49,20 @@ Commands:
   hooks          Put Airlock in front of Claude Code, Codex, Gemini CLI: install, uninstall, doctor (needs @airlock/hooks)
 
 Options:
-  -h, --help     Show this help (each command has its own: airlock <command> --help)
+  -h, --help     Show this help (each command has its own: airlock <command> --help, or airlock help <command>)
   --version      Print the version of @airlock/server this command belongs to
 `;
+
+/**
+ * Words other tools have for what another command does here, and where to go instead: said
+ * beside `unknown command`, so a new user's first guess leads somewhere.
+ */
+const OTHER_WORDS: Record<string, string> = {
+  doctor: "airlock hooks doctor checks the coding agents' hooks",
+  init: 'airlock serve makes the store, a workspace and its tokens on its first start',
+  start: 'airlock serve starts the kernel',
+  version: 'airlock --version prints it',
+};
 
 /** The version in this package's package.json (beside dist/ and src/ alike). */
 function packageVersion(): string {
@@ -76,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
     (asked ? process.stdout : process.stderr).write(line);
     return asked ? 0 : 2;
   }
+  // `airlock help [command]`, as git and npm take it: the help, or the command's.
+  if (command === 'help') return main(rest.length > 0 ? [...rest, '--help'] : ['--help']);
   if (command === undefined || command === '--help' || command === '-h') {
     process.stdout.write(HELP);
     return 0;
@@ -86,7 +99,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // Loaded only here: cli.ts itself reaches no package before it knows the command.
   const { unknownCommandLine } = await import('./cli/unknown-command.js');
-  process.stderr.write(`airlock: ${unknownCommandLine(command)}\n\n${HELP}`);
+  const instead = Object.hasOwn(OTHER_WORDS, command) ? ` (${OTHER_WORDS[command]})` : '';
+  process.stderr.write(`airlock: ${unknownCommandLine(command)}${instead}\n\n${HELP}`);
   return 2;
 }
 
