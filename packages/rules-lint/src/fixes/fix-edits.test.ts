@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintText } from '../lint.js';
+import { parseDocument } from '../source/document.js';
 import { applyFix } from './fix-edits.js';
 
 function fixAll(fileName: string, text: string, code: string): string {
@@ -89,5 +90,34 @@ describe('removal edits are minimal', () => {
         '/approval_rules',
       ),
     ).toBe('{"approval_mode": "ask"}');
+  });
+});
+
+describe('a set fix on a member not written yet', () => {
+  const set = (text: string, pointer: string, value: unknown) => {
+    const parsed = parseDocument('profile.jsonc', text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    return applyFix(text, parsed.document.root, {
+      title: 'set',
+      kind: 'unsafe',
+      operations: [{ op: 'set', pointer, value }],
+    });
+  };
+
+  it('adds it last in its object, on its own line or inline as the member before it', () => {
+    expect(set('{\n  "a": 1 // one\n}\n', '/project_root', '/repo')).toBe(
+      '{\n  "a": 1, // one\n  "project_root": "/repo"\n}\n',
+    );
+    expect(set('{\r\n  "a": 1 // one\r\n}', '/b', 2)).toBe(
+      '{\r\n  "a": 1, // one\r\n  "b": 2\r\n}',
+    );
+    expect(set('{"a": 1}', '/b', true)).toBe('{"a": 1, "b": true}');
+    expect(set('{}', '/b', 'x')).toBe('{"b": "x"}');
+    expect(set('{"a": {"c": 1}}', '/a/d', 2)).toBe('{"a": {"c": 1, "d": 2}}');
+  });
+
+  it('changes nothing where no object holds the pointer', () => {
+    expect(set('{"a": [1]}', '/a/x', 2)).toBe('{"a": [1]}');
+    expect(set('{"a": 1}', '/b/c', 2)).toBe('{"a": 1}');
   });
 });

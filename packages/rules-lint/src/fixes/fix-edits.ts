@@ -1,4 +1,4 @@
-import { pointerTokens } from '@airlock/core';
+import { pointerFrom, pointerTokens } from '@airlock/core';
 import type { Node } from 'jsonc-parser';
 import type { Fix, FixOperation } from '../findings.js';
 
@@ -35,7 +35,7 @@ export function applyFix(text: string, root: Node, fix: Fix): string {
 
 function operationEdits(text: string, root: Node, operation: FixOperation): TextEdit[] {
   const found = locate(root, operation.pointer);
-  if (!found) return [];
+  if (!found) return operation.op === 'set' ? insertion(text, root, operation) : [];
   if (operation.op === 'set')
     return [
       {
@@ -48,6 +48,41 @@ function operationEdits(text: string, root: Node, operation: FixOperation): Text
   // In an object the member to remove is the property (key and value), in an array the element.
   const member = found.parent.type === 'object' ? found.node.parent! : found.node;
   return removal(text, found.parent.children, found.parent.children.indexOf(member));
+}
+
+/**
+ * The edit adding a member that is not there yet, as the last member of its
+ * object (whose pointer must resolve to an object): on its own line with the
+ * indentation of the member before it, or inline when that one is inline.
+ */
+function insertion(
+  text: string,
+  root: Node,
+  operation: Extract<FixOperation, { op: 'set' }>,
+): TextEdit[] {
+  const tokens = pointerTokens(operation.pointer);
+  const key = tokens.pop();
+  const parentPointer = pointerFrom(tokens);
+  const parent = parentPointer === '' ? { node: root } : locate(root, parentPointer);
+  if (key === undefined || parent?.node.type !== 'object') return [];
+  const member = `${JSON.stringify(key)}: ${JSON.stringify(operation.value)}`;
+  const last = parent.node.children?.at(-1);
+  if (last === undefined) return [{ offset: parent.node.offset + 1, length: 0, content: member }];
+  const lineStart = text.lastIndexOf('\n', last.offset - 1) + 1;
+  const indent = text.slice(lineStart, last.offset);
+  const end = last.offset + last.length;
+  if (!/^[ \t]*$/.test(indent) || lineStart <= parent.node.offset)
+    return [{ offset: end, length: 0, content: `, ${member}` }];
+  // A line comment after the last member stays with it: the new member goes on the next line.
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lineEnd = text.indexOf(eol, end);
+  const rest = text.slice(end, lineEnd === -1 ? text.length : lineEnd);
+  if (/^[ \t]*\/\/.*$/.test(rest))
+    return [
+      { offset: end, length: 0, content: ',' },
+      { offset: end + rest.length, length: 0, content: `${eol}${indent}${member}` },
+    ];
+  return [{ offset: end, length: 0, content: `,${eol}${indent}${member}` }];
 }
 
 /**

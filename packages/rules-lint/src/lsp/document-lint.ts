@@ -92,8 +92,17 @@ export type DocumentContext = Omit<DocumentLint, 'outcome'>;
  * `check`), else the server's own working folder.
  */
 function workingFolderOf(path: string, workspaceFolders: readonly string[]): string {
+  return workspaceFolderOf(path, workspaceFolders) ?? process.cwd();
+}
+
+/** The deepest workspace folder holding a file, if any. */
+export function workspaceFolderOf(
+  path: string | undefined,
+  workspaceFolders: readonly string[],
+): string | undefined {
+  if (path === undefined) return undefined;
   const holding = workspaceFolders.filter((folder) => isInside(folder, path));
-  return holding.sort((a, b) => b.length - a.length)[0] ?? process.cwd();
+  return holding.sort((a, b) => b.length - a.length)[0];
 }
 
 /**

@@ -25,7 +25,13 @@ import {
   sizeProblemDiagnostic,
 } from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
-import { documentContext, lintEditorDocument, nestedTooDeep } from './document-lint.js';
+import {
+  documentContext,
+  filePath,
+  lintEditorDocument,
+  nestedTooDeep,
+  workspaceFolderOf,
+} from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { initializeFirst } from './initialize-first.js';
 import { Lifecycle } from './lifecycle.js';
@@ -191,7 +197,9 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
       const linted = await lints.get(document);
-      return linted ? quickFixes(document, linted.outcome, params.range) : [];
+      if (!linted) return [];
+      const folder = workspaceFolderOf(filePath(document.uri), workspaceFolders);
+      return quickFixes(document, linted.outcome, params.range, folder);
     }),
   );
 

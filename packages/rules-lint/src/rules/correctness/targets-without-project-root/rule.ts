@@ -22,6 +22,7 @@ export const targetsWithoutProjectRoot: LintRule = {
       "With none set, an absolute path (Claude Code's Read, Write and Edit name every file absolutely) cannot be placed: under a deny or ask target rule " +
       'every such call asks a person, whatever file it names, and an allow target rule never grants one (the call goes on to the later rules). ' +
       '`airlock hooks doctor` warns of the same. Set `project_root` to the absolute directory of the project. ' +
+      'The linter cannot know that directory, so `check --fix` leaves it alone; in an editor the language server offers a quick fix (unsafe, not preferred) that sets it to the workspace folder holding the file: check that it is where the agent runs. ' +
       'The rule reads a profile file only: an overlay document or a rule set file on its own does not say which profile it is used with.',
     bad: '{\n  "permission_rule_set": "team",\n  "custom_rule_sets": [{"id": "team", "rules": [{"verdict": "deny", "targets": ["secrets/**"], "reason": "secrets stay local"}]}]\n}',
     good: '{\n  "project_root": "/home/dev/app",\n  "permission_rule_set": "team",\n  "custom_rule_sets": [{"id": "team", "rules": [{"verdict": "deny", "targets": ["secrets/**"], "reason": "secrets stay local"}]}]\n}',
