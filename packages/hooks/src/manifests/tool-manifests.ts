@@ -18,13 +18,16 @@ const listing = (pointer: string, pattern?: string) => [
     when_absent: 'working_directory' as const,
   },
 ];
-/** A search's root, a file or a directory (absent, the session's working directory), and the glob over names it reads only the matches of. */
-const searchRoot = (pointer: string, nameFilter: string) => [
+/**
+ * A search's root, a file or a directory (absent, the session's working directory), and the
+ * field of the glob over names it reads only the matches of, if it takes one.
+ */
+const searchRoot = (pointer: string, nameFilter?: string) => [
   {
     pointer,
     kind: 'path' as const,
     when_absent: 'working_directory' as const,
-    name_filter: nameFilter,
+    ...(nameFilter === undefined ? {} : { name_filter: nameFilter }),
   },
 ];
 const url = (pointer: string) => [{ pointer, kind: 'url' as const }];
