@@ -102,3 +102,33 @@ describe("a workspace's runs, page after page", () => {
     expect((await new Runs(context).page()).next_cursor).toBeNull();
   });
 });
+
+describe("a run's task rows, page after page", () => {
+  const task = (key: string) => ({ key }) as unknown as import('./views.js').TaskView;
+
+  it('reads every page the kernel cut short by bytes, with no limit asked', async () => {
+    const asked: (string | undefined)[] = [];
+    const pages: Record<string, { tasks: ReturnType<typeof task>[]; next_cursor: string | null }> =
+      {
+        first: { tasks: [task('t1'), task('t2')], next_cursor: 'c2' },
+        c2: { tasks: [task('t3')], next_cursor: 'c3' },
+        c3: { tasks: [task('t4')], next_cursor: null },
+      };
+    const query = async (input: { cursor?: string; limit?: number }) => {
+      asked.push(input.cursor);
+      expect(input.limit).toBeUndefined();
+      return pages[input.cursor ?? 'first']!;
+    };
+    const context = { operations: { tasks: { list: { query } } } } as unknown as WorkspaceContext;
+    const tasks = await new RunHandle(context, 'run_1').tasks();
+    expect(tasks.map((row) => row.key)).toEqual(['t1', 't2', 't3', 't4']);
+    expect(asked).toEqual([undefined, 'c2', 'c3']);
+  });
+
+  it('stops with a ServerError when a page hands back the cursor it was read with', async () => {
+    const query = async () => ({ tasks: [task('t1')], next_cursor: 'same' });
+    const context = { operations: { tasks: { list: { query } } } } as unknown as WorkspaceContext;
+    const failure = await new RunHandle(context, 'run_1').tasks().catch((error) => error);
+    expect(isServerError(failure)).toBe(true);
+  });
+});

@@ -91,19 +91,19 @@ export class RunHandle {
   /**
    * Lists every task row of the run in order, reading as many pages as that takes (the kernel
    * ends a page once its rows pass about 8 MiB of text).
-   * @throws NotFoundError, ForbiddenError, UnauthorizedError; DeadlineExceededError.
+   * @throws NotFoundError, ForbiddenError, UnauthorizedError; DeadlineExceededError;
+   *   ServerError when a page hands back the cursor it was read with.
    */
   async tasks(request: RequestOptions = {}): Promise<TaskView[]> {
     const tasks: TaskView[] = [];
-    let cursor: string | undefined;
-    do {
+    const pages = readCursorPages(async (cursor) => {
       const page = await this.context.operations.tasks.list.query(
         cursor === undefined ? this.address : { ...this.address, cursor },
         request,
       );
-      tasks.push(...page.tasks);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor !== undefined);
+      return { rows: page.tasks, next_cursor: page.next_cursor };
+    });
+    for await (const task of pages) tasks.push(task);
     return tasks;
   }
 
