@@ -6,12 +6,17 @@ export interface ExtensionSettings {
   readonly tools: string;
 }
 
-/** The files checked when the settings name none: rule lists and profiles by their suffix. */
+/**
+ * The files checked when the settings name none: rule lists and profiles by
+ * their suffix, and a repository's permission overlay (`rules-lint` checks
+ * it as a project document).
+ */
 export const DEFAULT_FILES = [
   '**/*.rules.json',
   '**/*.rules.jsonc',
   '**/*.profile.json',
   '**/*.profile.jsonc',
+  '**/.airlock/permissions.json',
 ] as const;
 
 /** The command-line arguments of the bundled server (the client adds `--stdio`). */
