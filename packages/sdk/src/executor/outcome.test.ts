@@ -66,9 +66,10 @@ describe('executor outcomes', () => {
   it('commits a JSON result as it is, and a value JSON cannot carry as invalid_result', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
+        // As JSON carries it: a -0 is the 0 JSON writes, as the kernel records it.
         expect(resultOutcome(value).outcome).toEqual({
           outcome: 'succeeded',
-          result: value ?? null,
+          result: JSON.parse(JSON.stringify(value ?? null)),
         });
       }),
     );
@@ -89,5 +90,31 @@ describe('executor outcomes', () => {
     const small = checkedOutcome(hook, answer, 8192);
     expect(small.outcome.outcome).toBe('succeeded');
     expect(small.commitsAsIs).toBe(false);
+  });
+
+  it('commits (and onRan tells) the result as JSON carries it, as it was when the handler returned', () => {
+    const returned = {
+      at: new Date(0),
+      ratio: Number.NaN,
+      gone: undefined,
+      seen: new Set(['a']),
+      own: { toJSON: () => 'as text' },
+      list: [1, undefined],
+    };
+    const { outcome } = resultOutcome(returned);
+    returned.list.push(3);
+    expect(outcome).toEqual({
+      outcome: 'succeeded',
+      result: {
+        at: '1970-01-01T00:00:00.000Z',
+        ratio: null,
+        seen: {},
+        own: 'as text',
+        list: [1, null],
+      },
+    });
+    const result = (outcome as { result: Record<string, unknown> }).result;
+    expect(Object.keys(result)).toEqual(['at', 'ratio', 'seen', 'own', 'list']);
+    expect(typeof result.at).toBe('string');
   });
 });

@@ -72,7 +72,8 @@ export function thrownOutcome(reason: unknown): Outcome {
 }
 
 /**
- * A handler's returned value as the outcome to commit: a value JSON cannot
+ * A handler's returned value as the outcome to commit, as JSON gives it
+ * back (the JSON made here, parsed again): a value JSON cannot
  * carry (a BigInt, a cycle, a function, a symbol) is the failure `invalid_result`, found here
  * rather than by a commit that could never be sent. The JSON text made to
  * find that also tells, at no second serialization, whether a kernel with
@@ -89,7 +90,10 @@ export function resultOutcome(value: unknown, bodyLimit = DEFAULT_BODY_LIMIT): R
   // A function, a symbol or a toJSON giving undefined: JSON.stringify makes no text of them.
   if (text === undefined) return notJson(`JSON has no form for a ${typeof value} result`);
   return {
-    outcome: { outcome: 'succeeded', result: value ?? null },
+    // The value as JSON carries it, read back once: onRan tells, and the commit sends, what the
+    // kernel records (a Date as its text, NaN as null, a toJSON's answer), as it was when the
+    // handler returned, whatever the handler changes in it afterwards.
+    outcome: { outcome: 'succeeded', result: JSON.parse(text) },
     commitsAsIs: resultCommitsAsIs(text, bodyLimit),
   };
 }
