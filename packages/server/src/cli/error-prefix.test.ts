@@ -40,6 +40,8 @@ describe('the CLI names itself once in an error', () => {
     // Nothing listens on port 9 here: the socket's code is the reason.
     const { code, stderr } = await failing(['runs', 'list']);
     expect(code).toBe(1);
-    expect(stderr).toBe('airlock: cannot reach the kernel at http://127.0.0.1:9 (ECONNREFUSED)\n');
+    expect(stderr).toBe(
+      'airlock: cannot reach the kernel at http://127.0.0.1:9 (ECONNREFUSED): check AIRLOCK_URL, and that the kernel runs there (airlock serve)\n',
+    );
   });
 });

@@ -19,6 +19,7 @@ import {
 } from '../command-line.js';
 import { warnOfSecretOnCommandLine } from '../secret-input.js';
 import { type OutputLine, terminalLine } from '../terminal-lines.js';
+import type { TokenSetting } from './kernel-caller.js';
 import { OperatorError } from './operator-error.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
@@ -109,11 +110,11 @@ export function connectionFrom(values: {
   if (typeof workspace !== 'string' || workspace.trim() === '') {
     throw new UsageError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE');
   }
+  const tokenSource = typeof values.token === 'string' ? '--token' : 'AIRLOCK_TOKEN';
   const unlikeToken = tokenProblem(token);
   if (unlikeToken !== null) {
-    const source = typeof values.token === 'string' ? '--token' : 'AIRLOCK_TOKEN';
     throw new UsageError(
-      `${source} holds ${unlikeToken}: a token is one word of visible ASCII, as issued`,
+      `${tokenSource} holds ${unlikeToken}: a token is one word of visible ASCII, as issued`,
     );
   }
   const { timeoutMs } = usable(() => readRequestTimeout(flagText(values, 'timeout'), process.env));
@@ -131,7 +132,7 @@ export function connectionFrom(values: {
     workspace,
     json: values.json === true,
     repeatFlags,
-    call: lazyCallerOf(kernel, token, timeoutMs),
+    call: lazyCallerOf(kernel, { token, source: tokenSource }, timeoutMs),
   };
 }
 
@@ -165,11 +166,11 @@ function usable<T>(read: () => T): T {
  * refuses (an unknown flag, a missing argument, no credential) is told
  * before the SDK and the contracts' schemas load, at Node's start-up cost.
  */
-function lazyCallerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
+function lazyCallerOf(kernel: KernelUrl, credential: TokenSetting, timeoutMs: number): Call {
   let caller: Promise<Call> | undefined;
   const call = async (...args: Parameters<Call>) => {
     caller ??= import('./kernel-caller.js').then((loaded) =>
-      loaded.callerOf(kernel, token, timeoutMs),
+      loaded.callerOf(kernel, credential, timeoutMs),
     );
     return (await caller)(...args);
   };

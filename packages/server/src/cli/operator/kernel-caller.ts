@@ -26,12 +26,20 @@ function misplacedPath(error: unknown, url: string): string | null {
   return pathname === '/' || pathname === '' ? null : pathname;
 }
 
+/** A credential and where it was read from, for a refusal to name. */
+export interface TokenSetting {
+  readonly token: string;
+  readonly source: '--token' | 'AIRLOCK_TOKEN';
+}
+
 /**
- * The SDK's call, with an unreachable or silent kernel, and a server that
- * does not answer as an Airlock kernel, told the way an operator reads it.
+ * The SDK's call, with an unreachable or silent kernel, a server that does
+ * not answer as an Airlock kernel, and a token it does not know, told the
+ * way an operator reads it: each names the setting to check.
  */
-export function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
+export function callerOf(kernel: KernelUrl, credential: TokenSetting, timeoutMs: number): Call {
   const { url } = kernel;
+  const { token } = credential;
   const client = createClient({ url, token, timeoutMs });
   // What the messages show: without a user:secret@ part (stderr lands in CI logs).
   const shown = shownKernelUrl(url);
@@ -71,10 +79,22 @@ export function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): C
           1,
         );
       }
+      if (isAirlockError(error) && error.code === 'unauthenticated') {
+        // A token copied short or from another kernel's first start: say which one was sent.
+        throw new OperatorError(
+          `unauthenticated: ${error.detail} (the token of ${credential.source}; ` +
+            '`airlock serve` prints a member token on its first start, `airlock token create --kind member` makes another)',
+          1,
+        );
+      }
       if (!isConnectionError(error)) throw error;
       const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
       const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
-      throw new OperatorError(`cannot reach the kernel at ${shown} (${reason})`, 1);
+      const check =
+        kernel.source === 'default'
+          ? ', the default URL: start one with airlock serve, or pass its URL as --url or AIRLOCK_URL'
+          : `: check ${kernel.source}, and that the kernel runs there (airlock serve)`;
+      throw new OperatorError(`cannot reach the kernel at ${shown} (${reason})${check}`, 1);
     }
   };
   // Read once per command: an export of many pages asks at most once.
