@@ -27,6 +27,11 @@ export interface PermissionRuleList {
   readonly rules: readonly unknown[];
   /** Rules that bind over this list whatever its order (a user document's guardrails). */
   readonly binding?: readonly unknown[];
+  /**
+   * The lists a call reads in order as one, first matching rule deciding: an overlay's groups
+   * for one rule set share it (the set's id); absent, the list stands alone.
+   */
+  readonly sequence?: string;
 }
 
 /** A permission rule's allow that grants a second command on a shell line. */

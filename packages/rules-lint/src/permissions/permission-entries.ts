@@ -11,6 +11,8 @@ export interface PermissionRuleEntry {
   readonly written: Readonly<Record<string, unknown>>;
   /** The rule when the kernel accepts it on its own, else null. */
   readonly rule: PermissionRule | null;
+  /** Rules with the same sequence are read in order as one list (an overlay's groups for one rule set). */
+  readonly sequence: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export function permissionRuleEntries(lists: readonly PermissionRuleList[]): Per
         pointer: `${list.pointer}/${index}`,
         written: written as Record<string, unknown>,
         rule: parsed.success ? parsed.data : null,
+        sequence: list.sequence ?? list.pointer,
       });
     });
   }

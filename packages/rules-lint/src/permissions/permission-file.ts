@@ -107,6 +107,7 @@ export function permissionRuleLists(
     return groups.map((group, index) => ({
       pointer: `/${index}/rules`,
       rules: rulesOf(group),
+      ...(typeof group.ruleSetId === 'string' ? { sequence: `ruleSetId:${group.ruleSetId}` } : {}),
       binding: groups
         .filter((other) => other.ruleSetId === group.ruleSetId)
         .flatMap((other) => rulesOf(other))

@@ -63,6 +63,35 @@ describe('permission-rule-shadowed', () => {
     expect(findings.map((finding) => finding.pointer)).toEqual(['/0/rules/2']);
   });
 
+  it("reads an overlay's groups for one rule set in order as one list, as core does", () => {
+    const overlay = [
+      { ruleSetId: 'team', rules: [{ verdict: 'allow', tools: ['Bash'] }] },
+      { ruleSetId: 'other', rules: [{ verdict: 'deny', tools: ['Bash'] }] },
+      { ruleSetId: 'team', rules: [{ verdict: 'deny', tools: ['Bash'], reason: 'no shell' }] },
+    ];
+    const parsed = parseDocument('.airlock/permissions.json', JSON.stringify(overlay, null, 2));
+    if (!parsed.ok) throw new Error(parsed.message);
+    const config = { ...DEFAULT_CONFIG, tools: undefined };
+    const findings = fileLinter(parsed.document, { config })(parsed.document).filter(
+      (finding) => finding.code === permissionRuleShadowed.id,
+    );
+    expect(findings.map((finding) => finding.pointer)).toEqual(['/2/rules/0']);
+    expect(findings[0]?.message).toContain(
+      'rule 0 (at /0/rules/0, an earlier group for the same rule set)',
+    );
+    const outcome = evaluatePermissions({
+      toolName: 'Bash',
+      input: { command: 'ls' },
+      manifest: [{ name: 'Bash', input_schema: { type: 'object' }, risk_traits: ['execute'] }],
+      projectRoot: '/repo',
+      ruleSetId: 'team',
+      customRuleSets: [{ id: 'team', rules: [] }],
+      approvalMode: 'bypass',
+      overlays: { project: overlay as never },
+    });
+    expect(outcome.verdict).toBe('allow');
+  });
+
   it('is silent when the narrower rule comes first, or a path condition differs', () => {
     expect(lintFixture(permissionRuleShadowed, folder, 'good.json')).toEqual([]);
   });

@@ -84,10 +84,9 @@ export const permissionRuleShadowed: LintRule = {
   check({ permissionRules }) {
     const reports: LintReport[] = [];
     const lists = new Map<string, PermissionRuleEntry[]>();
-    for (const entry of permissionRules ?? []) {
-      const list = entry.pointer.slice(0, entry.pointer.lastIndexOf('/'));
-      lists.set(list, [...(lists.get(list) ?? []), entry]);
-    }
+    // An overlay's groups for one rule set are read in order as one list.
+    for (const entry of permissionRules ?? [])
+      lists.set(entry.sequence, [...(lists.get(entry.sequence) ?? []), entry]);
     for (const entries of lists.values()) {
       const ordinary = entries.filter(
         (entry) => entry.rule !== null && entry.rule.guardrail !== true,
@@ -98,12 +97,16 @@ export const permissionRuleShadowed: LintRule = {
           .find((candidate) => covers(candidate.rule!, later.rule!));
         if (earlier === undefined) return;
         const same = earlier.rule!.verdict === later.rule!.verdict;
+        const earlierList = earlier.pointer.slice(0, earlier.pointer.lastIndexOf('/'));
+        const elsewhere = later.pointer.startsWith(`${earlierList}/`)
+          ? ''
+          : ` (at ${earlier.pointer}, an earlier group for the same rule set)`;
         reports.push({
           pointer: later.pointer,
           ...(same ? { severity: 'info' as const } : {}),
           message: same
-            ? `${later.rule!.verdict} rule ${later.index} repeats rule ${earlier.index}: that earlier ${earlier.rule!.verdict} rule matches every call this one matches, and the first matching rule decides. Remove this one.`
-            : `${later.rule!.verdict} rule ${later.index} never decides a call: the earlier ${earlier.rule!.verdict} rule ${earlier.index} matches every call this one matches, and the first matching rule decides, so those calls get ${earlier.rule!.verdict}. Put this rule before rule ${earlier.index}, or narrow that one.`,
+            ? `${later.rule!.verdict} rule ${later.index} repeats rule ${earlier.index}${elsewhere}: that earlier ${earlier.rule!.verdict} rule matches every call this one matches, and the first matching rule decides. Remove this one.`
+            : `${later.rule!.verdict} rule ${later.index} never decides a call: the earlier ${earlier.rule!.verdict} rule ${earlier.index}${elsewhere} matches every call this one matches, and the first matching rule decides, so those calls get ${earlier.rule!.verdict}. Put this rule before rule ${earlier.index}, or narrow that one.`,
         });
       });
     }
