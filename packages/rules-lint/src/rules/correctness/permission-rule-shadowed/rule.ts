@@ -77,7 +77,7 @@ export const permissionRuleShadowed: LintRule = {
       'Put the narrower rule first, or remove it. A shadowed rule with the same verdict only repeats the earlier one, and is reported as info. Guardrails bind whatever their order and are not compared.',
     semantics:
       'The earlier rule E covers the later rule L when E states no `targets` or `urls` (a path or URL condition matches by verdict, so it is not compared), its `tools` globs hold every tool L selects (decided exactly on the globs), ' +
-      "its `tool_names`, `groups` and `risks` hold L's, each of its `arguments` and `argument_patterns` entries is one of L's, and its `working_directory`, if any, is L's. Only what is certain is reported.",
+      "its `tool_names`, `groups` and `risks` hold L's, each of its `arguments` and `argument_patterns` entries is one of L's, and its `working_directory`, if any, is L's. An overlay's groups for one rule set are read in order as one list, as the kernel reads them. Only what is certain is reported.",
     bad: '{\n  "permission_rule_set": "team",\n  "custom_rule_sets": [{"id": "team", "rules": [\n    {"verdict": "allow", "tools": ["Bash"]},\n    {"verdict": "deny", "tools": ["Bash"], "argument_patterns": {"/command": "rm *"}, "reason": "no deletes"}\n  ]}]\n}',
     good: '{\n  "permission_rule_set": "team",\n  "custom_rule_sets": [{"id": "team", "rules": [\n    {"verdict": "deny", "tools": ["Bash"], "argument_patterns": {"/command": "rm *"}, "reason": "no deletes"},\n    {"verdict": "allow", "tools": ["Bash"]}\n  ]}]\n}',
   },
