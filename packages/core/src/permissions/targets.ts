@@ -218,15 +218,18 @@ export function inWorkingDirectory(raw: string, base: string | null | undefined)
 }
 
 /**
- * A glob a tool expands and reads through (`src/**` + `/*.ts`, `.e*`): the directory before its
- * first wildcard segment with that segment as its entry, as a shell glob is read; a brace
- * alternative is read as `*` (one crossing `/` names anywhere).
+ * A glob a tool expands, reading every file it matches (`src/**` + `/*.ts`, `.e*`): the directory
+ * before its first wildcard segment with that segment as its entry, as a shell glob is read, and
+ * its last segment, which every file it reads is named by; a brace alternative is read as `*`
+ * (one crossing `/` names anywhere). A path with no wildcard may be a directory it reads through.
  */
 function toolGlob(raw: string, projectRoot: string | undefined): CanonicalTarget {
   if (/\{[^}]*\//.test(raw)) return ANYWHERE;
-  const glob = globParts(raw.replace(/\{[^}]*\}?/g, '*'));
+  const text = raw.replace(/\{[^}]*\}?/g, '*');
+  const glob = globParts(text);
   if (glob === null) return { ...canonicalPath(raw, projectRoot), names: 'directory' };
-  return { ...canonicalPath(glob.directory, projectRoot), globEntry: glob.entry };
+  const globLast = text.slice(text.lastIndexOf('/') + 1);
+  return { ...canonicalPath(glob.directory, projectRoot), globEntry: glob.entry, globLast };
 }
 
 /**

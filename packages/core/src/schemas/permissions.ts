@@ -31,8 +31,9 @@ export const ToolTargetSchema = z.strictObject({
   /**
    * For a path: what it names. `file`: always a file (a read tool's `file_path`), never a
    * directory it reads through; `directory`: a directory it may read through (a search's
-   * root); `glob`: a glob the tool expands and reads every match of through (Gemini's
-   * read_many_files); `listing`: a directory whose entries' names the tool prints, never their
+   * root); `glob`: a glob the tool expands, reading every file it matches, never a matched
+   * directory's content (Gemini's read_many_files, whose glob skips directories); a path in it
+   * with no wildcard may be a directory it reads through; `listing`: a directory whose entries' names the tool prints, never their
    * content (Claude Code's LS and Glob), read as `ls` and `find` are: a rule names it only when it
    * is a guarded path itself, or lies above the project root; `patch`: the text of a Codex patch,
    * naming as files every path its `*** Add File:`, `*** Update File:`, `*** Delete File:` and

@@ -82,6 +82,21 @@ describe("Gemini's read_many_files reads every match of its globs", () => {
     expect(decide('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
   });
 
+  it.each([
+    [{ include: ['docs/*.md'] }, 'allow'],
+    [{ include: ['**/*.ts', 'src/**/*.tsx'] }, 'allow'],
+    [{ paths: ['config/*.yaml'] }, 'allow'],
+    [{ include: ['**/*.env'] }, 'ask'],
+    [{ include: ['**/.e?v'] }, 'ask'],
+    [{ include: ['src/**'] }, 'ask'],
+    [{ include: ['docs/*.{md,env}'] }, 'ask'],
+  ] as const)(
+    'reads only files (nodir): %j is answered %s under **/.env by the names its glob gives',
+    (input, verdict) => {
+      expect(decide('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
+    },
+  );
+
   it('asks a glob that may reach a guarded directory, grants one that may not', () => {
     const rule: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
     expect(decide('gemini', 'read_many_files', { paths: ['s*/key'] }, rule)).toBe('ask');
