@@ -17,7 +17,10 @@
  * variant's median and p95 over all rounds and what it adds to the direct call's median.
  * Run: pnpm --filter @airlock/tests bench:mcp-floor   (CALLS=200 per variant and pacing, ROUNDS=4,
  * WARMUP=1000; PROFILE=DIR writes V8 CPU profiles to DIR: the kernel's over the timed calls, the
- * gateway's over its whole life; profiling slows both, so its figures are not the bench's)
+ * gateway's over its whole life; profiling slows both, so its figures are not the bench's;
+ * GATEWAY_BASELINE=FILE adds another build's gateway, FILE its packages/mcp/src/cli.ts in a checkout
+ * with its own node_modules, to the same rounds. A gateway's CPU per call still falls after a
+ * thousand calls as V8 optimizes it, so compare builds with the same WARMUP, a few thousand)
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,15 +96,21 @@ try {
   add('relay (hops only)', relaySession(server));
   add('relay + record, no fsync', relaySession(server, instant), { decider: instant.pid });
   add('relay + record, fsync', relaySession(server, durable), { decider: durable.pid });
-  add(
-    'Airlock gateway, stdio',
-    gatewaySession(
-      kernel,
-      server,
-      process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [],
-    ),
-    { tool: READ.gatewayTool, decider: kernel.pid },
-  );
+  const nodeArgs = process.env.PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`]
+    : [];
+  add('Airlock gateway, stdio', gatewaySession(kernel, server, { nodeArgs }), {
+    tool: READ.gatewayTool,
+    decider: kernel.pid,
+  });
+  if (process.env.GATEWAY_BASELINE) {
+    // Another build's gateway, in the same rounds: a change's cost read against the machine's drift.
+    add(
+      'gateway, baseline build',
+      gatewaySession(kernel, server, { nodeArgs, cli: process.env.GATEWAY_BASELINE }),
+      { tool: READ.gatewayTool, decider: kernel.pid },
+    );
+  }
   for (const variant of variants) {
     await variant.session.start();
     for (let i = 0; i < WARMUP; i += 1) await variant.session.call(variant.tool, input);

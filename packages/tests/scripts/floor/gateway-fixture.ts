@@ -34,20 +34,37 @@ export function filesystemFolder(prefix: string): { dir: string; server: string[
   return { dir, server: [process.execPath, entry, dir] };
 }
 
+/** How a bench starts the gateway: see {@link gatewaySession}. */
+export interface GatewaySessionOptions {
+  /** Flags of the gateway's node (a profiler's). */
+  nodeArgs?: string[] | undefined;
+  /** The gateway's entry point: by default this checkout's `packages/mcp/src/cli.ts`. */
+  cli?: string | undefined;
+}
+
 /**
  * Starts `airlock gateway mcp --stdio` (its own process, as a desktop client starts it) in front of
- * `server`, against `kernel` with its workspace's agent and executor credentials; `nodeArgs` go to
- * the gateway's node (a profiler's flags).
+ * `server`, against `kernel` with its workspace's agent and executor credentials.
  */
 export function gatewaySession(
   kernel: KernelProcess,
   server: string[],
-  nodeArgs: string[] = [],
+  options: GatewaySessionOptions = {},
 ): LineSession {
-  const cli = fileURLToPath(new URL('../../../mcp/src/cli.ts', import.meta.url));
+  const cli = options.cli ?? fileURLToPath(new URL('../../../mcp/src/cli.ts', import.meta.url));
   return new LineSession(
     process.execPath,
-    [...TSX, ...nodeArgs, cli, 'gateway', '--stdio', '--name', 'fs', '--', ...server],
+    [
+      ...TSX,
+      ...(options.nodeArgs ?? []),
+      cli,
+      'gateway',
+      '--stdio',
+      '--name',
+      'fs',
+      '--',
+      ...server,
+    ],
     {
       ...process.env,
       AIRLOCK_URL: kernel.url,
