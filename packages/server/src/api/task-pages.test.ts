@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { type Deployment, deploy, runOfCalls } from '../testing/harness.js';
 import { bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { runOperatorCli } from '../testing/operator-cli.js';
 import { backends } from '../testing/stores.js';
-import { TASK_PAGE_BYTES } from './task-pages.js';
+import { readTaskPage, TASK_PAGE_BYTES } from './task-pages.js';
 
 /**
  * tasks.list with no limit answered every row of a run in one page, whatever their size: a run
@@ -88,4 +88,43 @@ for (const backend of all) {
       );
     },
   );
+}
+
+/*
+ * Without a limit a page is read in several reads (the first of FIRST_READ_ROWS rows, then as
+ * many as still fit): every row of the run in one page, once each, in order.
+ */
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`a page read in several reads (${backend.name})`, () => {
+    let d: Deployment;
+    afterAll(async () => {
+      await d?.close();
+    });
+
+    it('holds every row once, in planting order', async () => {
+      d = await deploy(backend);
+      const runId = await runOfCalls(d, {
+        mode: 'ask',
+        tool: 'wipe',
+        count: 12,
+        state: 'needs_approval',
+      });
+      const keys = Array.from({ length: 12 }, (_, n) => `t${n + 1}`);
+      for (const firstRead of [1, 2, 5, 11, 12]) {
+        const page = await readTaskPage(d.airlock.store, runId, {
+          limit: undefined,
+          afterKey: undefined,
+          firstRead,
+        });
+        expect(page.rows.map((row) => row.key)).toEqual(keys);
+        expect(page.more).toBe(false);
+        const rest = await readTaskPage(d.airlock.store, runId, {
+          limit: undefined,
+          afterKey: 't9',
+          firstRead,
+        });
+        expect(rest.rows.map((row) => row.key)).toEqual(['t10', 't11', 't12']);
+      }
+    });
+  });
 }

@@ -14,8 +14,11 @@ import { DECISION_PAGE_BYTES } from './decisions.js';
  */
 export const TASK_PAGE_BYTES = DECISION_PAGE_BYTES;
 
-/** How many rows one read of a page takes when no limit was named. */
-const ROWS_PER_READ = 200;
+/** How many rows the first read of a page takes when no limit was named. */
+const FIRST_READ_ROWS = 50;
+
+/** The most rows one read of a page takes when no limit was named. */
+const MOST_READ_ROWS = 1000;
 
 /**
  * About how many bytes a row's view carries: its input twice (`tool_input`, and the effect
@@ -42,20 +45,21 @@ export interface TaskRowPage {
 /**
  * Reads a page of the run's rows after `afterKey` in planting order: at most `limit` rows,
  * fewer once their text passes {@link TASK_PAGE_BYTES} (never none). Without a limit it reads
- * {@link ROWS_PER_READ} rows at a time until the budget or the last row, so the kernel never
- * holds much more than a page either.
+ * {@link FIRST_READ_ROWS} rows first, then as many as the rows read so far say still fit (up to
+ * {@link MOST_READ_ROWS}), until the budget or the last row, so the kernel holds little more
+ * than a page either; `firstRead` sets the first read's rows (tests).
  * @throws what the store throws.
  */
 export async function readTaskPage(
   store: Store,
   runId: string,
-  options: { limit: number | undefined; afterKey: string | undefined },
+  options: { limit: number | undefined; afterKey: string | undefined; firstRead?: number },
 ): Promise<TaskRowPage> {
   const rows: TaskTable[] = [];
   let bytes = 0;
   let afterKey = options.afterKey;
+  let want = options.limit ?? options.firstRead ?? FIRST_READ_ROWS;
   for (;;) {
-    const want = options.limit === undefined ? ROWS_PER_READ : options.limit - rows.length;
     // One row past what is wanted tells whether another follows.
     const read = await listTasksOfRun(store, runId, { limit: want + 1, afterKey });
     for (const row of read.slice(0, want)) {
@@ -66,5 +70,8 @@ export async function readTaskPage(
     if (read.length <= want) return { rows, more: false };
     if (options.limit !== undefined) return { rows, more: true };
     afterKey = rows[rows.length - 1]!.key;
+    // As many rows as the average so far says still fit, and one more to find the end.
+    const average = Math.max(1, bytes / rows.length);
+    want = Math.min(MOST_READ_ROWS, Math.floor((TASK_PAGE_BYTES - bytes) / average) + 1);
   }
 }
