@@ -49,8 +49,8 @@ const TOKEN = /^[\x21-\x7e]*$/;
 
 /**
  * Checks what a client is made with, reporting every problem at once.
- * @throws ValidationError `invalid_input` for a URL that is not http(s), a
- *   token a header cannot carry, or a timeout that is not a positive number.
+ * @throws ValidationError `invalid_input` for a URL that is not http(s) or
+ *   has a query or a fragment, a token a header cannot carry, or a timeout that is not a positive number.
  */
 export function checkConnectionOptions(options: ConnectionOptions): void {
   const problems: Problem[] = [];
@@ -64,6 +64,12 @@ export function checkConnectionOptions(options: ConnectionOptions): void {
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     refuse('/url', `url must be the kernel's http(s) base URL, such as http://127.0.0.1:4820`);
+  } else if (/[?#]/.test(options.url)) {
+    // The operations' paths are appended to the base: after a query or a fragment they reach no route.
+    refuse(
+      '/url',
+      `url must be the kernel's base URL with no query or fragment, such as http://127.0.0.1:4820`,
+    );
   }
   if (options.token === undefined || options.token === null || options.token === '') {
     // Most often `process.env.X!` of a variable that is not set.

@@ -41,6 +41,28 @@ describe('options and inputs the SDK cannot send, refused before anything is sen
     }
   });
 
+  it('refuses a base URL with a query or a fragment, which the paths would be appended to', () => {
+    // The paths went after the query or the fragment: a read got the kernel's page at `/` and
+    // failed as `internal` (200), a feed reconnected for ever or threw ws's own SyntaxError.
+    for (const suffix of ['?x=1', '/?', '#top', '/#']) {
+      const url = `${file.kernel.url}${suffix}`;
+      for (const make of [
+        () => createClient({ url, token: 't' }),
+        () => createExecutor({ url, token: 't', tools: {} }),
+      ]) {
+        const error = thrownBy(make);
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).problems).toEqual([
+          expect.objectContaining({
+            code: 'invalid_input',
+            pointer: '/url',
+            message: expect.stringContaining('no query or fragment'),
+          }),
+        ]);
+      }
+    }
+  });
+
   it('createExecutor refuses them too, at construction', () => {
     const error = thrownBy(() =>
       createExecutor({
