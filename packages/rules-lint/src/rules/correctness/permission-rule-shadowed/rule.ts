@@ -1,4 +1,5 @@
 import { matchGlob, type PermissionRule } from '@airlock/core';
+import { globShape } from '../../../glob/glob-shape.js';
 import { globIncluded } from '../../../glob/inclusion.js';
 import type { PermissionRuleEntry } from '../../../permissions/permission-entries.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
@@ -15,7 +16,7 @@ function selectsToolsOf(earlier: PermissionRule, later: PermissionRule): boolean
   const globs = earlier.tools;
   const byGlobs =
     globs === undefined ||
-    later.tools?.every((glob) => globIncluded(glob, globs) === true) === true ||
+    later.tools?.every((glob) => globWithin(glob, globs)) === true ||
     later.tool_names?.every((name) => globs.some((glob) => matchGlob(glob, name))) === true;
   const names = earlier.tool_names;
   const byNames =
@@ -27,20 +28,26 @@ function selectsToolsOf(earlier: PermissionRule, later: PermissionRule): boolean
   );
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/**
+ * The conditions of a rule beside its tool selection, each as one text
+ * (`argument_patterns /command "rm *"`), so that "each of the earlier rule's
+ * is one of the later rule's" is a set lookup, not a walk of JSON.
+ */
+function conditionTexts(rule: PermissionRule): string[] {
+  const texts: string[] = [];
+  if (rule.working_directory !== undefined)
+    texts.push(`working_directory ${JSON.stringify(rule.working_directory)}`);
+  for (const key of ['arguments', 'argument_patterns'] as const)
+    for (const [pointer, value] of Object.entries(rule[key] ?? {}))
+      texts.push(`${key} ${JSON.stringify(pointer)} ${JSON.stringify(value)}`);
+  return texts;
 }
 
-/** Whether each argument condition of `earlier` is one of `later`'s. */
-function argumentsOf(
-  earlier: Readonly<Record<string, unknown>> | undefined,
-  later: Readonly<Record<string, unknown>> | undefined,
-): boolean {
-  if (earlier === undefined) return true;
-  return Object.entries(earlier).every(
-    ([pointer, value]) =>
-      later !== undefined && Object.hasOwn(later, pointer) && sameJson(later[pointer], value),
-  );
+interface Compared {
+  readonly entry: PermissionRuleEntry;
+  readonly rule: PermissionRule;
+  readonly conditions: readonly string[];
+  readonly conditionSet: ReadonlySet<string>;
 }
 
 /**
@@ -48,18 +55,23 @@ function argumentsOf(
  * states no path or URL condition (those match by verdict), and each other
  * condition it states is one of `later`'s or wider.
  */
-function covers(earlier: PermissionRule, later: PermissionRule): boolean {
-  if (earlier.targets !== undefined || earlier.urls !== undefined) return false;
+function covers(earlier: Compared, later: Compared): boolean {
+  if (earlier.rule.targets !== undefined || earlier.rule.urls !== undefined) return false;
   // A later rule with an empty list selects nothing: it is dead for another reason.
-  const lists = [later.tools, later.tool_names, later.groups, later.risks];
+  const lists = [later.rule.tools, later.rule.tool_names, later.rule.groups, later.rule.risks];
   if (lists.some((list) => list?.length === 0)) return false;
+  // The cheap conditions first: the glob questions are asked only of rules that pass them.
   return (
-    selectsToolsOf(earlier, later) &&
-    argumentsOf(earlier.arguments, later.arguments) &&
-    argumentsOf(earlier.argument_patterns, later.argument_patterns) &&
-    (earlier.working_directory === undefined ||
-      earlier.working_directory === later.working_directory)
+    earlier.conditions.every((text) => later.conditionSet.has(text)) &&
+    selectsToolsOf(earlier.rule, later.rule)
   );
+}
+
+/** Whether glob `inner` matches only names some glob of `outer` matches: a sample name first, then exactly. */
+function globWithin(inner: string, outer: readonly string[]): boolean {
+  const sample = globShape(inner).samples[0];
+  if (sample === undefined || !outer.some((glob) => matchGlob(glob, sample))) return false;
+  return globIncluded(inner, outer) === true;
 }
 
 /** A permission rule that an earlier rule of its list takes every call from (the first matching rule decides). */
@@ -88,14 +100,16 @@ export const permissionRuleShadowed: LintRule = {
     for (const entry of permissionRules ?? [])
       lists.set(entry.sequence, [...(lists.get(entry.sequence) ?? []), entry]);
     for (const entries of lists.values()) {
-      const ordinary = entries.filter(
-        (entry) => entry.rule !== null && entry.rule.guardrail !== true,
-      );
-      ordinary.forEach((later, position) => {
-        const earlier = ordinary
-          .slice(0, position)
-          .find((candidate) => covers(candidate.rule!, later.rule!));
-        if (earlier === undefined) return;
+      const ordinary = entries.flatMap((entry): Compared[] => {
+        if (entry.rule === null || entry.rule.guardrail === true) return [];
+        const conditions = conditionTexts(entry.rule);
+        return [{ entry, rule: entry.rule, conditions, conditionSet: new Set(conditions) }];
+      });
+      ordinary.forEach((compared, position) => {
+        const found = ordinary.slice(0, position).find((candidate) => covers(candidate, compared));
+        if (found === undefined) return;
+        const earlier = found.entry;
+        const later = compared.entry;
         const same = earlier.rule!.verdict === later.rule!.verdict;
         const earlierList = earlier.pointer.slice(0, earlier.pointer.lastIndexOf('/'));
         const elsewhere = later.pointer.startsWith(`${earlierList}/`)
