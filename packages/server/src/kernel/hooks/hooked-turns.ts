@@ -4,7 +4,8 @@
  * one when the last has ended.
  */
 
-import type { HookedLoop } from '@airlock/core';
+import type { HookedLoop, ToolManifest } from '@airlock/core';
+import { TOOL_MANIFESTS } from '@airlock/hooks';
 import { AirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
 import {
@@ -22,6 +23,13 @@ import type { KernelContext } from '../context.js';
 import { lockRunIfAny } from '../machines/run-state.js';
 import { startTurn, type TurnKeeper } from '../verbs/runs.js';
 import { callLookupsAhead } from './hooked-calls.js';
+
+/** The manifest Airlock ships for a coding agent (none for a framework's loop, whose tools are the app's). */
+function shippedManifestOf(agent: string): ToolManifest | undefined {
+  return Object.hasOwn(TOOL_MANIFESTS, agent)
+    ? TOOL_MANIFESTS[agent as keyof typeof TOOL_MANIFESTS]
+    : undefined;
+}
 
 /** Where a hooked session is kept: its workspace, application, agent and the agent's session id. */
 export function keyOf(
@@ -98,6 +106,7 @@ export async function newTurn(
       provider: { kind: 'gateway', client: `${key.agent} hooks` },
     },
     keeper,
+    shippedManifestOf(key.agent),
   );
   session.run_id = run.id;
   ctx.scheduleDrive(run.id);

@@ -1,4 +1,4 @@
-import { tighten, validateProfileConfiguration } from '@airlock/core';
+import { type ToolManifest, tighten, validateProfileConfiguration } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { ProviderConfig } from '../../providers/types.js';
 import { type Principal, principalName } from '../../store/accounts.js';
@@ -263,6 +263,8 @@ export async function startTurn(
     tool_names?: string[] | undefined;
   },
   keeper?: TurnKeeper,
+  /** A hooked agent's shipped manifest, frozen when the profile declares none (its own wins). */
+  shippedManifest?: ToolManifest,
 ): Promise<RunTable> {
   const conversation = await findOwnConversation(ctx.store, {
     workspaceId: principal.workspace_id,
@@ -305,7 +307,11 @@ export async function startTurn(
       tool_names: narrowed.value.tool_names ?? null,
       tool_aliases: configuration.tool_aliases ?? {},
       lifecycle_hooks: configuration.lifecycle_hooks ?? null,
-      policy_layers: freezePolicyLayers(configuration),
+      policy_layers: freezePolicyLayers(
+        shippedManifest !== undefined && profile.configuration.tool_manifest === undefined
+          ? { ...profile.configuration, tool_manifest: shippedManifest }
+          : profile.configuration,
+      ),
       config_version: profile.version,
     },
     start: request,
