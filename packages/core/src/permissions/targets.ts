@@ -268,17 +268,21 @@ function urlsInText(text: string): string[] {
 }
 
 /**
- * The last segment of a search's name filter (ToolTarget's `name_filter`), or undefined when it
- * limits nothing exactly: absent, empty, more than one glob (`*.ts *.env`, `*.ts,*.env`), a
- * negation (`!*.md`) or a brace (`*.{ts,env}`).
+ * What every file a search's name filter (ToolTarget's `name_filter`) lets it read is named
+ * like: `*` and the text after the filter's last wildcard (`*.ts` of `src/**` + `/*.ts`), since
+ * a search may read it as a git pathspec (Gemini CLI's grep tries `git grep`), where `*` crosses
+ * `/` (`s*` is `secrets/.env` too) and a name without one is a directory holding anything. None
+ * when it limits nothing so: absent, without a wildcard, more than one glob (`*.ts *.env`,
+ * `*.ts,*.env`), a negation (`!*.md`), pathspec magic (`:(exclude)*.md`) or a brace.
  */
 function nameFilter(target: ToolTarget, input: unknown): string | undefined {
   if (target.name_filter === undefined) return undefined;
   const globs = stringsAtPointer(input, target.name_filter);
   const glob = globs.length === 1 ? globs[0]! : '';
-  if (glob === '' || /[\s,!{}\\]/.test(glob)) return undefined;
-  const last = glob.slice(glob.lastIndexOf('/') + 1);
-  return last === '' || last.includes('**') ? undefined : last;
+  if (/^:|[\s,!{}\\]/.test(glob)) return undefined;
+  const wildcard = Math.max(glob.lastIndexOf('*'), glob.lastIndexOf('?'), glob.lastIndexOf(']'));
+  const suffix = glob.slice(wildcard + 1);
+  return wildcard < 0 || suffix.includes('/') ? undefined : `*${suffix}`;
 }
 
 /** Whether a target's paths name files: `file`, and each path a patch names. */

@@ -54,9 +54,25 @@ describe('a search limited to files a glob names reads no file that glob cannot 
     { glob: '*.ts,*.env' },
     { glob: '!*.md' },
     { glob: '' },
+    // git grep reads Gemini's include as a pathspec: `*` crosses `/`, `s*` is secrets/.env too,
+    // a plain name its whole directory, and magic may exclude instead.
+    { glob: 's*' },
+    { glob: 'src' },
+    { glob: 'config' },
+    { glob: ':(exclude)*.md' },
+    { glob: ':!*.md' },
   ])('asks Grep %j under **/.env: its glob may name .env, or limits nothing', (filter) => {
     expect(decide('claude-code', 'Grep', { pattern: 'x', ...filter }, denyEnv)).toBe('ask');
   });
+
+  it.each(['s*', 'src', ':(exclude)*.md', ':(icase)*.ts', 'sec*.t?'])(
+    'asks search_file_content {include: %j} under **/.env: git grep may read .env through it',
+    (include) => {
+      expect(decide('gemini', 'search_file_content', { pattern: 'x', include }, denyEnv)).toBe(
+        'ask',
+      );
+    },
+  );
 
   it('still refuses a search of a guarded file named outright, whatever its glob', () => {
     expect(
