@@ -78,6 +78,25 @@ export function storeLocationOf(
 }
 
 /**
+ * What Node's parseArgs refused, the way an operator fixes it (`unknown option --kind`,
+ * `--limit needs a value`), in one line.
+ */
+export function parseFailureText(error: unknown): string {
+  const { code, message } = error as { code?: string; message: string };
+  // Node names the flag in quotes: "Unknown option '--kind'. To specify a positional ...".
+  const flag = /'(-[^' ]*)/.exec(message)?.[1];
+  return code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag
+    ? `unknown option ${flag}`
+    : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('missing')
+      ? `${flag} needs a value`
+      : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('ambiguous')
+        ? // A value that starts with a dash (`--limit -1`): Node reads it as another flag.
+          `${flag} takes a value that starts with a dash only as ${flag}=VALUE`
+        : // Node's own text: one line, whatever it says.
+          message.replace(/\n/g, ' ');
+}
+
+/**
  * Reads `argv` against these flags, saying what is wrong the way an operator fixes it.
  * @throws UsageError on an unknown option or a flag without its value.
  */
@@ -89,20 +108,7 @@ function readArgs(argv: string[], command: string, options: FlagTable): ParsedCo
       positionals: parsed.positionals,
     };
   } catch (error) {
-    const { code, message } = error as { code?: string; message: string };
-    // Node names the flag in quotes: "Unknown option '--kind'. To specify a positional ...".
-    const flag = /'(-[^' ]*)/.exec(message)?.[1];
-    const what =
-      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag
-        ? `unknown option ${flag}`
-        : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('missing')
-          ? `${flag} needs a value`
-          : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('ambiguous')
-            ? // A value that starts with a dash (`--limit -1`): Node reads it as another flag.
-              `${flag} takes a value that starts with a dash only as ${flag}=VALUE`
-            : // Node's own text: one line, whatever it says.
-              message.replace(/\n/g, ' ');
-    throw new UsageError(`${command}: ${what} (see ${command} --help)`);
+    throw new UsageError(`${command}: ${parseFailureText(error)} (see ${command} --help)`);
   }
 }
 

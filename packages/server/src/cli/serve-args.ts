@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseFailureText } from './command-line.js';
 
 /** The flags `airlock serve` takes. */
 const SERVE_OPTIONS = {
@@ -43,6 +44,6 @@ export function parseServeArgs(argv: string[]): ServeFlags | { refused: string }
   try {
     return parseArgs({ args: argv, options: SERVE_OPTIONS }).values;
   } catch (error) {
-    return { refused: `${(error as Error).message} (airlock serve --help lists the flags)` };
+    return { refused: `${parseFailureText(error)} (see airlock serve --help)` };
   }
 }

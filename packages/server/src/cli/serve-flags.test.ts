@@ -140,7 +140,7 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--retention-export-dir', '/proc/self/exports'],
       '--retention-export-dir wants a directory serve can write in (made if missing), not "/proc/self/exports": cannot write in /proc/self (',
     ],
-    [['--bogus'], "Unknown option '--bogus'"],
+    [['--bogus'], 'unknown option --bogus (see airlock serve --help)'],
     [
       ['--notifications', '/nonexistent/channels.json'],
       'invalid notifications configuration:\n  / invalid_json: cannot read /nonexistent/channels.json (ENOENT)\n',

@@ -7,6 +7,7 @@ import { runLocalCli } from '../testing/operator-cli.js';
  */
 describe('airlock <command> --bogus', { timeout: 180_000 }, () => {
   it.each([
+    ['serve'],
     ['token'],
     ['tokens'],
     ['decisions'],
@@ -28,6 +29,17 @@ describe('airlock <command> --bogus', { timeout: 180_000 }, () => {
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(
       `airlock ${command}: unknown option --bogus (see airlock ${command} --help)\n`,
+    );
+  });
+
+  it.each([
+    [['--port'], '--port needs a value (see airlock serve --help)'],
+    [['--port', '-1'], '--port takes a value that starts with a dash only as --port=VALUE'],
+  ])('airlock serve %j says it in one line', async (flags, what) => {
+    const refused = await runLocalCli(['serve', ...flags]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `airlock serve: ${what}${what.endsWith(')') ? '' : ' (see airlock serve --help)'}\n`,
     );
   });
 
