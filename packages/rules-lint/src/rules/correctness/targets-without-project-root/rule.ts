@@ -20,7 +20,7 @@ export const targetsWithoutProjectRoot: LintRule = {
     description:
       "A target pattern (`secrets/**`) is rooted at the project, and the kernel places a call's path against it through the profile's `project_root`. " +
       "With none set, an absolute path (Claude Code's Read, Write and Edit name every file absolutely) cannot be placed: under a deny or ask target rule " +
-      'every such call asks a person, whatever file it names, and an allow target rule never grants one (the call goes on to the later rules). ' +
+      'every such call asks a person, whatever file it names (a tool that deletes what it names is refused), and an allow target rule never grants one (the call goes on to the later rules). ' +
       '`airlock hooks doctor` warns of the same. Set `project_root` to the absolute directory of the project. ' +
       'The linter cannot know that directory, so `check --fix` leaves it alone; in an editor the language server offers a quick fix (unsafe, not preferred) that sets it to the workspace folder holding the file: check that it is where the agent runs. ' +
       'The rule reads a profile file only: an overlay document or a rule set file on its own does not say which profile it is used with.',
@@ -40,7 +40,7 @@ export const targetsWithoutProjectRoot: LintRule = {
       const atRunTime =
         verdict === 'allow'
           ? 'this rule never grants such a call: it goes on to the later rules, and asks under any deny or ask target rule'
-          : 'every such call asks a person, whatever file it names, instead of being decided by this rule';
+          : 'every such call asks a person, whatever file it names (a tool that deletes what it names is refused), instead of being decided by this rule';
       reports.push({
         pointer: `${entry.pointer}/targets`,
         part: 'key',
