@@ -10,6 +10,7 @@ import {
   type ToolHandler,
 } from '@airlock/sdk';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { eitherSignal } from './either-signal.js';
 import {
   manifestEntries,
   prefixedName,
@@ -195,9 +196,11 @@ function handlerFor(
       throw new ToolError(CLIENT_CANCELED, 'the MCP client canceled the call before its tool ran');
     }
     let result: CallToolResult;
+    // The server hears the cancellation as the MCP client's `notifications/cancelled`.
+    const { signal, release } = canceled
+      ? eitherSignal(context.signal, canceled)
+      : { signal: context.signal, release: () => {} };
     try {
-      // The server hears the cancellation as the MCP client's `notifications/cancelled`.
-      const signal = canceled ? AbortSignal.any([context.signal, canceled]) : context.signal;
       result = await connection.callTool(tool.name, input, signal, {
         resendAfterExit: resendableAfterExit(tool.annotations),
         onProgress: follow.progressOf(context),
@@ -205,6 +208,8 @@ function handlerFor(
     } catch (error) {
       if (!canceled?.aborted || context.signal.aborted) throw error;
       throw new ToolError(CLIENT_CANCELED, 'the MCP client canceled the call while its tool ran');
+    } finally {
+      release();
     }
     if (result.isError) throw new ToolError('tool_error', resultText(result));
     return result.structuredContent === undefined

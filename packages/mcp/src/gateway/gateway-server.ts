@@ -14,6 +14,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { eitherSignal } from '../either-signal.js';
 import type { BridgedTool, ProgressListener } from '../executor-bridge.js';
 import { hasErrorCode } from '../kernel-api.js';
 import type { CallRequest, WaitingListener } from './call-request.js';
@@ -237,10 +238,11 @@ export function createGatewayServer(options: {
     // Made as the guard delivered the call (callArrived), or here for a call it did not see.
     const cancellation = callsInFlight.get(requestId) ?? new AbortController();
     callsInFlight.set(requestId, cancellation);
+    const stopped = eitherSignal(extra.signal, cancellation.signal);
     try {
-      const signal = AbortSignal.any([extra.signal, cancellation.signal]);
-      return checkedResult(await callTool(request, extra, signal));
+      return checkedResult(await callTool(request, extra, stopped.signal));
     } finally {
+      stopped.release();
       if (callsInFlight.get(requestId) === cancellation) callsInFlight.delete(requestId);
       cancelledCalls.delete(requestId);
     }
