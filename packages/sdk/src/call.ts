@@ -6,12 +6,7 @@ import type {
 } from '@airlock/core';
 import { traceparentOf } from '@airlock/core/tracing';
 import { OPERATION_ROUTES, type OperationRoute, pathParams } from '@airlock/core/wire';
-import {
-  ConnectionError,
-  errorFromBody,
-  unreadableAnswer,
-  type ValidationError,
-} from './errors.js';
+import { ConnectionError, errorFromBody, type ValidationError } from './errors.js';
 import { invalidInput, jsonOf, type RequestOptions, underDeadline } from './internal/deadline.js';
 import {
   addTraceContext,
@@ -19,6 +14,7 @@ import {
   type ConnectionOptions,
   checkConnectionOptions,
   deadlineExceeded,
+  notTheKernelsAnswer,
   retryingReads,
   timeoutOf,
 } from './internal/transport.js';
@@ -96,7 +92,7 @@ function setQuery(url: URL, route: NamedRoute, fields: Fields): void {
 }
 
 /** Reads a successful answer; a JSON-lines one becomes the object its contract declares. */
-function readAnswer(route: NamedRoute, text: string, status: number): unknown {
+function readAnswer(route: NamedRoute, text: string, status: number, url: string): unknown {
   try {
     if (route.jsonLines) {
       const items = text.split('\n').filter((line) => line !== '');
@@ -104,11 +100,7 @@ function readAnswer(route: NamedRoute, text: string, status: number): unknown {
     }
     return text === '' ? null : (JSON.parse(text) as unknown);
   } catch (error) {
-    throw unreadableAnswer(
-      `the kernel answered ${status} with a body that is not JSON`,
-      status,
-      error,
-    );
+    throw notTheKernelsAnswer(url, status, error);
   }
 }
 
@@ -183,7 +175,7 @@ export function createCall(options: ConnectionOptions): Call {
           ...(signal ? { signal } : {}),
         }),
     );
-    if (response.ok) return readAnswer(route, text, response.status) as CallOutput<N>;
+    if (response.ok) return readAnswer(route, text, response.status, options.url) as CallOutput<N>;
     let parsed: unknown = null;
     try {
       parsed = JSON.parse(text);

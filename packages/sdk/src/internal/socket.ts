@@ -297,5 +297,11 @@ const PASSING_CODES = new Set([
 
 /** A failure worth retrying (see {@link PASSING_CODES}): a socket reconnects, a watcher reads again. */
 export function isPassingFailure(error: unknown): boolean {
-  return PASSING_CODES.has((error as { code?: unknown } | null)?.code as string);
+  const { code, status } = (error ?? {}) as { code?: unknown; status?: unknown };
+  // A success the SDK could not read comes from a server that is up but is not the kernel (a web
+  // app at that address): asking again gets the same answer.
+  if (code === 'internal' && typeof status === 'number' && status >= 200 && status < 300) {
+    return false;
+  }
+  return PASSING_CODES.has(code as string);
 }

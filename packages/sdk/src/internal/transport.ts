@@ -5,7 +5,14 @@ import type {
   OperationOutput,
 } from '@airlock/core';
 import { traceparentOf } from '@airlock/core/tracing';
-import { ConnectionError, DeadlineExceededError, errorFromBody, type Problem } from '../errors.js';
+import {
+  ConnectionError,
+  DeadlineExceededError,
+  errorFromBody,
+  type Problem,
+  type ServerError,
+  unreadableAnswer,
+} from '../errors.js';
 import {
   DEFAULT_TIMEOUT_MS,
   invalidInput,
@@ -144,6 +151,18 @@ export async function addTraceContext(
   api?.propagation.inject(api.context.active(), headers);
 }
 
+/**
+ * The error for a success the SDK cannot read (a body that is not JSON, or not the kernel's
+ * form): most often a url that reaches another web server, which answers every path.
+ */
+export function notTheKernelsAnswer(url: string, status: number, cause?: unknown): ServerError {
+  return unreadableAnswer(
+    `the server at ${url} answered ${status} with a body that is not the kernel's answer: is url the kernel's base URL?`,
+    status,
+    cause,
+  );
+}
+
 /** The kernel's base URL without a trailing slash. */
 export function baseUrl(url: string): string {
   return url.replace(/\/+$/, '');
@@ -229,11 +248,13 @@ export async function trpcQuery(
         return { response, answer: (await response.json()) as TrpcAnswer | null };
       } catch (error) {
         if (signal?.aborted) throw error;
+        if (response.ok) throw notTheKernelsAnswer(options.url, response.status, error);
         throw errorFromBody(null, response.status, error);
       }
     },
   );
   if (response.ok && answer?.result && 'data' in answer.result) return answer.result.data;
+  if (response.ok && !answer?.error) throw notTheKernelsAnswer(options.url, response.status);
   const data = answer?.error?.data;
   return Promise.reject(errorFromBody(data ?? null, data?.httpStatus ?? response.status));
 }
