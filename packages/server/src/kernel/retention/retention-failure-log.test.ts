@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -45,10 +45,16 @@ describe.skipIf(sqlite!.skip !== null)('a retention pass failing pass after pass
   it('is logged once, again when it changes, and when it clears', async () => {
     const base = join(root, 'changes');
     mkdirSync(base);
+    // The export directory's parent is a link, swapped in one step (a rename) while passes run.
+    const pointTo = (target: string) => {
+      symlinkSync(target, join(base, 'next'));
+      renameSync(join(base, 'next'), join(base, 'link'));
+    };
     // A file where a folder of the export directory's path should be: mkdir fails, ENOTDIR.
-    writeFileSync(join(base, 'blocked'), '');
+    writeFileSync(join(base, 'a-file'), '');
+    pointTo(join(base, 'a-file'));
     const { logger, lines } = capturedLogger('debug');
-    const exportDir = join(base, 'blocked', 'exports');
+    const exportDir = join(base, 'link', 'exports');
     // A pass at every clock sweep (50 ms), as a kernel's passes come at each interval.
     d = await deploy(sqlite!, { logger, retention: { exportDir, intervalMs: 0 } });
     const put = await d.member.put(`${d.ws}/retention`, {
@@ -70,9 +76,9 @@ describe.skipIf(sqlite!.skip !== null)('a retention pass failing pass after pass
     expect(failingPasses(await scrape(d))).toBeGreaterThanOrEqual(4);
 
     // Another failure: said at once, once.
-    rmSync(join(base, 'blocked'));
-    mkdirSync(join(base, 'blocked'));
-    writeFileSync(join(base, 'blocked', 'exports'), '');
+    mkdirSync(join(base, 'holds-a-file'));
+    writeFileSync(join(base, 'holds-a-file', 'exports'), '');
+    pointTo(join(base, 'holds-a-file'));
     await waitFor(async () => errors().length === 2 && (pruner.failure?.passes ?? 0) >= 3, {
       what: 'three passes failing otherwise',
       timeoutMs: 30_000,
@@ -80,8 +86,12 @@ describe.skipIf(sqlite!.skip !== null)('a retention pass failing pass after pass
     expect(errors()).toHaveLength(2);
 
     // Cleared: said once, as info, with how many passes had failed.
-    rmSync(join(base, 'blocked', 'exports'));
-    await waitFor(async () => pruner.failure === null, { what: 'a pass that succeeds' });
+    mkdirSync(join(base, 'empty'));
+    pointTo(join(base, 'empty'));
+    await waitFor(async () => pruner.failure === null, {
+      what: 'a pass that succeeds',
+      timeoutMs: 30_000,
+    });
     await pruner.pruneNow();
     await pruner.pruneNow();
     const cleared = failureLines(lines).filter((line) => line.level === 30);
