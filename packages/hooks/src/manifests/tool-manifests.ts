@@ -72,6 +72,32 @@ const CLAUDE_CODE: ToolManifest = [
   { name: 'WebSearch', input_schema: object, risk_traits: ['network'] },
   { name: 'Task', input_schema: object, risk_traits: ['delegate'] },
   { name: 'TodoWrite', input_schema: object, risk_traits: ['plan_write'] },
+  // Claude Code 2.1.332's own: its Monitor runs a shell command (or opens a WebSocket) and reads
+  // each line it prints; Agent and Workflow start subagents, whose calls meet the hooks themselves.
+  {
+    name: 'Monitor',
+    input_schema: object,
+    risk_traits: ['execute', 'network'],
+    commands: ['/command'],
+    targets: url('/ws/url'),
+  },
+  { name: 'Agent', input_schema: object, risk_traits: ['delegate'] },
+  { name: 'Workflow', input_schema: object, risk_traits: ['delegate'] },
+  { name: 'SendMessage', input_schema: object, risk_traits: ['delegate'] },
+  { name: 'CronCreate', input_schema: object, risk_traits: ['delegate'] },
+  { name: 'Skill', input_schema: object, risk_traits: ['read'] },
+  { name: 'EnterWorktree', input_schema: object, risk_traits: ['write'] },
+  { name: 'ExitWorktree', input_schema: object, risk_traits: ['write', 'delete'] },
+  { name: 'TaskStop', input_schema: object, risk_traits: ['execute'] },
+  ...['ToolSearch', 'ListAgents', 'CronList'].map((name) => ({
+    name,
+    input_schema: object,
+    risk_traits: ['read' as const],
+  })),
+  { name: 'ReportFindings', input_schema: object, risk_traits: ['interaction'] },
+  { name: 'ScheduleWakeup', input_schema: object, risk_traits: ['plan_write'] },
+  { name: 'CronDelete', input_schema: object, risk_traits: ['delegate'] },
+  { name: 'DeferredToolPlaceholder', input_schema: object, risk_traits: [] },
 ];
 
 /**
@@ -91,6 +117,13 @@ const CODEX: ToolManifest = [
       { pointer: '/input', kind: 'path', names: 'patch' },
     ],
   },
+  // Codex 0.169 shows its model the image at `path`.
+  { name: 'view_image', input_schema: object, risk_traits: ['read'], targets: file('/path') },
+  { name: 'web_search', input_schema: object, risk_traits: ['network'] },
+  { name: 'request_user_input', input_schema: object, risk_traits: ['interaction'] },
+  { name: 'get_goal', input_schema: object, risk_traits: ['read'] },
+  { name: 'create_goal', input_schema: object, risk_traits: ['plan_write'] },
+  { name: 'update_goal', input_schema: object, risk_traits: ['plan_write'] },
 ];
 
 /** Gemini CLI's built-in tools. */
@@ -131,6 +164,13 @@ const GEMINI: ToolManifest = [
     risk_traits: ['read'],
     targets: searchRoot('/dir_path', '/include'),
   },
+  // Gemini CLI 0.61 renamed search_file_content to grep_search (its glob field is include_pattern).
+  {
+    name: 'grep_search',
+    input_schema: object,
+    risk_traits: ['read'],
+    targets: searchRoot('/dir_path', '/include_pattern'),
+  },
   {
     name: 'web_fetch',
     input_schema: object,
@@ -139,6 +179,12 @@ const GEMINI: ToolManifest = [
   },
   { name: 'google_web_search', input_schema: object, risk_traits: ['network'] },
   { name: 'save_memory', input_schema: object, risk_traits: ['write'] },
+  { name: 'read_background_output', input_schema: object, risk_traits: ['read'] },
+  { name: 'invoke_agent', input_schema: object, risk_traits: ['delegate'] },
+  { name: 'activate_skill', input_schema: object, risk_traits: ['read'] },
+  { name: 'list_background_processes', input_schema: object, risk_traits: ['read'] },
+  { name: 'update_topic', input_schema: object, risk_traits: ['plan_write'] },
+  { name: 'enter_plan_mode', input_schema: object, risk_traits: ['plan_write'] },
 ];
 
 /** The tool manifest shipped for each agent (its canonical hook tool names). */
