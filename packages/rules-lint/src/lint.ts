@@ -70,13 +70,22 @@ export function lintText(fileName: string, text: string, options: LintOptions = 
 }
 
 /**
- * A profile's `project_root`: its text, null when it sets none, undefined
- * when it is not text (a declaration error says so).
+ * What the lint rules read of a profile's permission keys: `project_root`
+ * (null when it sets none, undefined when it is not text: a declaration
+ * error says so), the selected rule set and the custom sets as written.
  */
-function profileProjectRoot(value: unknown): string | null | undefined {
-  const root = (value as Record<string, unknown>).project_root;
-  if (root === undefined) return null;
-  return typeof root === 'string' ? root : undefined;
+function profilePermissions(
+  value: unknown,
+): Pick<LintContext, 'projectRoot' | 'permissionRuleSet' | 'customRuleSets'> {
+  const profile = value as Record<string, unknown>;
+  const root = profile.project_root;
+  const selected = profile.permission_rule_set;
+  const sets = profile.custom_rule_sets;
+  return {
+    projectRoot: root === undefined ? null : typeof root === 'string' ? root : undefined,
+    ...(typeof selected === 'string' ? { permissionRuleSet: selected } : {}),
+    ...(Array.isArray(sets) ? { customRuleSets: sets } : {}),
+  };
 }
 
 /**
@@ -144,7 +153,7 @@ export function lintDocument(
     tools: mergeCatalogs(resolvedCatalog(options.tools, file.toolAliases), file.declaredTools),
     ...(file.toolNames === undefined ? {} : { toolNames: file.toolNames }),
     permissionRules: permissionRuleEntries(permissionRuleLists(document.value, null)),
-    ...(file.kind === 'profile' ? { projectRoot: profileProjectRoot(document.value) } : {}),
+    ...(file.kind === 'profile' ? profilePermissions(document.value) : {}),
   };
   findings.push(...lintRuleFindings(document, context, options));
   return withFingerprints(

@@ -1,5 +1,6 @@
 import { pathNeverText } from './correctness/path-never-text/rule.js';
 import { permissionRuleShadowed } from './correctness/permission-rule-shadowed/rule.js';
+import { ruleSetFallback } from './correctness/rule-set-fallback/rule.js';
 import { shadowedAllow } from './correctness/shadowed-allow/rule.js';
 import { shadowedAsk } from './correctness/shadowed-ask/rule.js';
 import { targetsWithoutProjectRoot } from './correctness/targets-without-project-root/rule.js';
@@ -24,6 +25,7 @@ import { workingDirectoryResolved } from './suspicious/working-directory-resolve
 export const LINT_RULES: readonly LintRule[] = [
   pathNeverText,
   permissionRuleShadowed,
+  ruleSetFallback,
   shadowedAllow,
   shadowedAsk,
   targetsWithoutProjectRoot,

@@ -34,6 +34,10 @@ export interface LintContext {
    * file cannot tell: a bare list, or a permission file whose profile is elsewhere.
    */
   readonly projectRoot?: string | null | undefined;
+  /** A profile's `permission_rule_set` when it is text: the rule set its runs select. */
+  readonly permissionRuleSet?: string;
+  /** A profile's `custom_rule_sets` as written, when it is an array. */
+  readonly customRuleSets?: readonly unknown[];
 }
 
 /** One thing a lint rule reports; the linter adds severity and location. */
