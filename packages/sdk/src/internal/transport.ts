@@ -57,7 +57,7 @@ const TOKEN = /^[\x21-\x7e]*$/;
 /**
  * Checks what a client is made with, reporting every problem at once.
  * @throws ValidationError `invalid_input` for a URL that is not http(s) or
- *   has a query or a fragment, a token a header cannot carry, or a timeout that is not a positive number.
+ *   has a query, a fragment, a user or a password, a token a header cannot carry, or a timeout that is not a positive number.
  */
 export function checkConnectionOptions(options: ConnectionOptions): void {
   const problems: Problem[] = [];
@@ -77,6 +77,9 @@ export function checkConnectionOptions(options: ConnectionOptions): void {
       '/url',
       `url must be the kernel's base URL with no query or fragment, such as http://127.0.0.1:4820`,
     );
+  } else if (url.username !== '' || url.password !== '') {
+    // A socket would send them as its authorization header, which the kernel reads before the token.
+    refuse('/url', 'url must carry no user or password: the credential goes in `token`');
   }
   if (options.token === undefined || options.token === null || options.token === '') {
     // Most often `process.env.X!` of a variable that is not set.

@@ -63,6 +63,26 @@ describe('options and inputs the SDK cannot send, refused before anything is sen
     }
   });
 
+  it('refuses a base URL with a user or a password: a feed socket sent them instead of the token', () => {
+    // ws turned them into a Basic authorization header, which the kernel read instead of the
+    // token: the feed was refused at every try and reconnected for ever, with no error.
+    const { host } = new URL(file.kernel.url);
+    for (const userinfo of ['user:secret@', 'user@', ':secret@']) {
+      const url = `http://${userinfo}${host}`;
+      for (const make of [
+        () => createClient({ url, token: 't' }),
+        () => createExecutor({ url, token: 't', tools: {} }),
+      ]) {
+        const error = thrownBy(make);
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).problems).toEqual([
+          expect.objectContaining({ pointer: '/url', message: expect.stringContaining('no user') }),
+        ]);
+        expect((error as ValidationError).message).not.toContain('secret');
+      }
+    }
+  });
+
   it('createExecutor refuses them too, at construction', () => {
     const error = thrownBy(() =>
       createExecutor({
