@@ -1,5 +1,5 @@
 import { type HookedFramework, type JsonValue, OWN_WORKSPACE } from '@airlock/core';
-import { isAirlockError, isConflictError } from '../errors.js';
+import { type AirlockError, isAirlockError, isConflictError } from '../errors.js';
 import { nextTurn } from '../internal/next-turn.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
@@ -58,6 +58,15 @@ export function failedCheck(error: unknown): CallVerdict {
   };
 }
 
+/**
+ * Whether a failure carries no decision of the kernel: no answer, a 5xx, or a success it could not
+ * read (another server at the url answering 200 with its page).
+ */
+function gaveNoDecision(error: AirlockError): boolean {
+  const { status } = error;
+  return status === null || status >= 500 || (error.code === 'internal' && status < 300);
+}
+
 /** The code of a look at a call the session has no row for: no decision to read. */
 const NO_SUCH_CALL = ['task_not_found'];
 
@@ -72,10 +81,7 @@ async function decidedOrThrown(
   try {
     return await ask();
   } catch (error) {
-    if (
-      isAirlockError(error) &&
-      (error.status === null || error.status >= 500 || undecided.includes(error.code))
-    ) {
+    if (isAirlockError(error) && (gaveNoDecision(error) || undecided.includes(error.code))) {
       throw error;
     }
     return failedCheck(error);
@@ -134,7 +140,7 @@ export class FrameworkSession {
    * except that a kernel that gave no decision throws instead of answering
    * `deny`: a resume that wrote that deny into the framework's state would
    * refuse for good a call a person may still approve.
-   * @throws AirlockError `connection_failed`, `deadline_exceeded` or a 5xx: the kernel gave no decision; ask again.
+   * @throws AirlockError `connection_failed`, `deadline_exceeded`, a 5xx or an unreadable 2xx (`internal`): no decision; ask again.
    */
   async checkParked(call: FrameworkCall): Promise<CallVerdict> {
     return decidedOrThrown(() => this.#ask(call));
@@ -146,7 +152,7 @@ export class FrameworkSession {
    * the {@link check} of whichever process runs the call, so a resume in one
    * process never takes the grant that the framework's run in another needs.
    * A call already granted to another check, or already run, answers `deny`.
-   * @throws AirlockError `connection_failed`, `deadline_exceeded` or a 5xx: the kernel gave no
+   * @throws AirlockError `connection_failed`, `deadline_exceeded`, a 5xx or an unreadable 2xx: the kernel gave no
    *   decision; ask again. `task_not_found`: the session holds no such call (the adapter names
    *   another `sessionId` than the one the call was parked under), so there is no decision to
    *   read, and refusing the call would refuse for good one a person may have approved.

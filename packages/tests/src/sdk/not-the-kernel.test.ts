@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createClient, createExecutor, isServerError, ServerError } from '@airlock/sdk';
+import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -87,5 +88,17 @@ describe('the SDK pointed at a web server that is not the kernel', () => {
     } finally {
       feed.close();
     }
+  });
+
+  it("a framework adapter's resume reads no decision from it: it throws, never a deny", async () => {
+    // A deny written into the framework's saved state would refuse for good a call a person may approve.
+    const { session } = createAiSdkAirlock({ url, token: 't', sessionId: 'chat-1' });
+    const call = { name: 'bash', input: { command: 'ls' }, callId: 'call-1' };
+    expect(await session.checkParked(call).catch((error: unknown) => error)).toEqual(
+      notTheKernel(),
+    );
+    expect(await session.decided(call).catch((error: unknown) => error)).toEqual(notTheKernel());
+    // A check before the call runs still fails closed: a deny naming the answer.
+    expect(await session.check(call)).toMatchObject({ verdict: 'deny', code: 'internal' });
   });
 });
