@@ -22,6 +22,7 @@ export {
   type EffectProfile,
   type EffectProfileOptions,
   EffectProfileSchema,
+  patchTextFields,
   shellCommandsOf,
 } from './classify/effect-profile.js';
 export {

@@ -125,11 +125,13 @@ export interface CarriedCommands {
  * and `argv` fields (a string, or an array of words quoted back into one
  * line), then each field the tool's manifest marks as a command (JSON
  * pointers). All of them, not only the first present: an input may carry a
- * harmless `command` beside a destructive `cmd`.
+ * harmless `command` beside a destructive `cmd`. `patchFields` are top-level
+ * fields holding a patch's text ({@link patchTextFields}), never read as commands.
  */
 export function commandsCarried(
   input: unknown,
   commandPointers: readonly string[] = [],
+  patchFields: readonly string[] = [],
 ): CarriedCommands {
   // A set, not a scan of the list: a manifest's `/list/*` may reach a hundred thousand commands.
   const commands = new Set<string>();
@@ -140,13 +142,28 @@ export function commandsCarried(
     if (!field.wellFormed) malformed = true;
     if (field.text !== null) commands.add(field.text);
   };
-  for (const key of COMMAND_KEYS) take(stringAt(input, key));
+  for (const key of COMMAND_KEYS) if (!patchFields.includes(key)) take(stringAt(input, key));
   for (const pointer of commandPointers) {
     const values: unknown[] = [];
     valuesAt(input, pointerTokens(pointer), values);
     for (const value of values) take(value);
   }
   return { commands: [...commands], malformed };
+}
+
+/**
+ * The top-level input fields a manifest entry declares as a patch's text (`names: patch`, Codex's
+ * apply_patch `command`): the tool applies the patch, never runs it, so no reader takes that text
+ * for a shell command (a README hunk quoting `rm -rf /` is no delete); the files the patch names
+ * are the call's targets.
+ */
+export function patchTextFields(
+  entry: { readonly targets?: readonly { pointer: string; names?: string }[] } | undefined,
+): string[] {
+  return (entry?.targets ?? [])
+    .filter((target) => target.names === 'patch')
+    .map((target) => pointerTokens(target.pointer))
+    .flatMap((tokens) => (tokens.length === 1 ? tokens : []));
 }
 
 /** The shell commands of {@link commandsCarried}; empty when there is none. */
@@ -219,6 +236,8 @@ export interface EffectProfileOptions {
   readonly matchedRules: EffectProfile['matched_rules'];
   /** Input fields the tool's manifest marks as shell commands (JSON pointers), beside the usual keys. */
   readonly commandPointers?: readonly string[];
+  /** Top-level fields holding a patch's text, not commands ({@link patchTextFields}). */
+  readonly patchFields?: readonly string[];
 }
 
 /**
@@ -228,7 +247,7 @@ export interface EffectProfileOptions {
  * URL targets found in the command or in the input's path-like fields.
  */
 export function buildEffectProfile(options: EffectProfileOptions): EffectProfile {
-  const carried = commandsCarried(options.toolInput, options.commandPointers);
+  const carried = commandsCarried(options.toolInput, options.commandPointers, options.patchFields);
   const commands = carried.commands;
   const targets =
     totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH

@@ -25,6 +25,8 @@ export interface ContractCall {
   readonly toolInput: unknown;
   /** Input fields the tool's manifest marks as shell commands (JSON pointers). */
   readonly commandPointers?: readonly string[];
+  /** Top-level fields holding a patch's text, which no rule reads as a command (core's patchTextFields). */
+  readonly patchFields?: readonly string[];
 }
 
 /** Where a rule sits in the declaration, for a person and the model to read. */
@@ -49,7 +51,7 @@ export function firstMatchingRule(
 
 /** The tool name, shell command and action tags a contract matches a call on. */
 export function contractSubject(call: ContractCall): ContractSubject {
-  const carried = commandsCarried(call.toolInput, call.commandPointers);
+  const carried = commandsCarried(call.toolInput, call.commandPointers, call.patchFields);
   // The segments read for the tags serve the `command-prefix:` rules too: each command is read once.
   const simpleCommands = new SimpleCommands();
   return {

@@ -1,7 +1,6 @@
 import { MAX_CLASSIFIED_COMMAND_LENGTH } from '../classify/action-tags.js';
-import { commandsCarried } from '../classify/effect-profile.js';
+import { commandsCarried, patchTextFields } from '../classify/effect-profile.js';
 import { shellWalkTargets } from '../classify/segment-walker.js';
-import { pointerTokens } from '../issues/problem.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
 import { globParts } from './glob-words.js';
 import { leadingDirectories } from './leading-directories.js';
@@ -69,27 +68,6 @@ function optionValue(word: string): string {
 }
 
 /**
- * The input without the fields its manifest entry declares as a patch's text (`names: patch`,
- * Codex's apply_patch `command`): the tool applies a patch, never runs it, and the files it names
- * are read as the call's targets.
- */
-function withoutPatchText(
-  entry: Pick<ToolManifestEntry, 'targets'> | undefined,
-  input: unknown,
-): unknown {
-  const fields = new Set(
-    (entry?.targets ?? [])
-      .filter((target) => target.names === 'patch')
-      .map((target) => pointerTokens(target.pointer))
-      .flatMap((tokens) => (tokens.length === 1 ? tokens : [])),
-  );
-  if (fields.size === 0 || input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return input;
-  }
-  return Object.fromEntries(Object.entries(input).filter(([key]) => !fields.has(key)));
-}
-
-/**
  * The words a call's shell commands give their programs, as paths: every word after a
  * program that is no bare option (an option's `=VALUE` is read), inside `bash -c`,
  * `$(...)` and the wrappers the classifier unwraps, the files redirections read and write,
@@ -120,7 +98,7 @@ export function shellPathTargets(
   const namedOnlyTexts = new Set<string>();
   const listedTexts = new Set<string>();
   let budget = MAX_CLASSIFIED_COMMAND_LENGTH;
-  for (const command of commandsCarried(withoutPatchText(entry, input), entry?.commands).commands) {
+  for (const command of commandsCarried(input, entry?.commands, patchTextFields(entry)).commands) {
     // Past the bound a command is not read (a megabyte of words would cost every rule a pass):
     // it may name anything, as the filesystem root does.
     if (command.length > budget) return [ANYWHERE];

@@ -1,6 +1,7 @@
 import {
   type ActionContract,
   evaluateActionContract,
+  patchTextFields,
   type ToolManifest,
   validateActionContract,
 } from '@airlock/core';
@@ -63,11 +64,13 @@ export const actionContractLayer: PolicyLayer = {
     if (frozen.action_contract === undefined) return null;
     const contract = contractForRun(run.id, frozen.action_contract);
     const commandPointers = manifestCommandPointers(frozen, toolName);
+    const patchFields = patchTextFields(manifestEntry(frozen, toolName));
     const byName = (name: string) =>
       evaluateActionContract(contract, {
         toolName: name,
         toolInput: call.toolInput,
         commandPointers,
+        patchFields,
       });
     const resolved = byName(toolName);
     // The stricter reading binds: a tool:<called name> rule can add a refusal or an ask, never lift one.

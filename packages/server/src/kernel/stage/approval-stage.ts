@@ -6,6 +6,7 @@ import {
   decide,
   explainMatches,
   type Policy,
+  patchTextFields,
   validateRuleList,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
@@ -102,6 +103,7 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
     mode: run.approval_mode,
     matchedRules,
     commandPointers: manifestCommandPointers(frozenOf(run), toolName),
+    patchFields: patchTextFields(manifestEntry(frozenOf(run), toolName)),
   });
   const declared = manifestEntry(frozenOf(run), toolName);
   return {
