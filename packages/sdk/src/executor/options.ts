@@ -1,4 +1,4 @@
-import { LeaseSchema } from '@airlock/core';
+import { LeaseSchema, textIsWellFormed } from '@airlock/core';
 import { type Problem, ValidationError } from '../errors.js';
 import { invalidInput } from '../internal/deadline.js';
 import { checkConnectionOptions } from '../internal/transport.js';
@@ -21,7 +21,8 @@ function wholeBetween(value: unknown, min: number, max: number): boolean {
  * that never claims (a concurrency of NaN), or that polls the kernel without
  * pause (a poll interval of 0) would otherwise start and serve nothing.
  * @throws ValidationError `invalid_input`: the connection's problems (see
- *   checkConnectionOptions), then `tools` that is not an object of handlers,
+ *   checkConnectionOptions), then `tools` that is not an object of handlers
+ *   (or names a tool with NUL or a lone surrogate),
  *   a `leaseMs` outside the kernel's bounds, a `concurrency` or `bodyLimit`
  *   that is not a whole number of 1 or more, a `pollMs` a timer cannot hold.
  */
@@ -42,6 +43,12 @@ export function checkExecutorOptions(options: ExecutorOptions): void {
     for (const [name, handler] of Object.entries(tools)) {
       if (typeof handler !== 'function') {
         refuse(`/tools/${name}`, `the handler of ${name} must be a function`);
+      } else if (name.includes('\u0000') || !textIsWellFormed(name)) {
+        // The kernel refuses every claim naming one: none of the executor's tools would be served.
+        refuse(
+          `/tools/${name}`,
+          `the tool name ${JSON.stringify(name)} holds NUL or a lone surrogate, which no tool's name does`,
+        );
       }
     }
   }

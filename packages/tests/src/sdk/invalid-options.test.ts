@@ -94,6 +94,23 @@ describe('options and inputs the SDK cannot send, refused before anything is sen
     expect(error).toMatchObject({ code: 'invalid_input' });
   });
 
+  it('createExecutor refuses a tool name no claim may carry (NUL, a lone surrogate), naming each', () => {
+    // The kernel refused every claim naming one: the executor served none of its tools, its
+    // good ones included, and told onError at every look for work.
+    const error = thrownBy(() =>
+      createExecutor({
+        url: file.kernel.url,
+        token: file.kernel.workspace.tokens.executor,
+        tools: { bash: () => 'ran', 'odd\u0000': () => 'x', 'half\ud800': () => 'x' },
+      }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([
+      expect.objectContaining({ code: 'invalid_input', pointer: '/tools/odd\u0000' }),
+      expect.objectContaining({ code: 'invalid_input', pointer: '/tools/half\ud800' }),
+    ]);
+  });
+
   it('createExecutor refuses a lease the kernel never grants, a concurrency, poll or body limit it cannot use, all at once', () => {
     const url = file.kernel.url;
     const token = file.kernel.workspace.tokens.executor;
