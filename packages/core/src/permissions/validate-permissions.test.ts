@@ -51,6 +51,14 @@ describe('overlay document validation', () => {
 });
 
 describe('custom rule sets and the profile configuration', () => {
+  it("says a typo'd verdict in the words approval rules use", () => {
+    const result = validateCustomRuleSet({ id: 'team', rules: [{ verdict: 'alow' }] }, '/c/0');
+    expect(!result.ok && result.problems[0]).toMatchObject({
+      pointer: '/c/0/rules/0/verdict',
+      message: expect.stringContaining('verdict must be allow, ask or deny, not the text "alow"'),
+    });
+  });
+
   it('validates a custom set under its pointer', () => {
     const result = validateCustomRuleSet({ id: 'Bad Id', rules: [] }, '/custom_rule_sets/0');
     expect(!result.ok && result.problems[0]?.pointer).toBe('/custom_rule_sets/0/id');

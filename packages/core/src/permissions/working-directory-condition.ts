@@ -7,9 +7,13 @@ import { canonicalPath } from './targets.js';
  * (`cat key` approved in /repo/src is another call in /repo/secrets).
  */
 
-/** An absolute directory as rules compare it: `.`, `..`, doubled and trailing slashes resolved as text. */
+/**
+ * An absolute directory as rules compare it: `.`, `..`, doubled and trailing slashes resolved as
+ * text, a `..` at the root staying there as the system keeps it (`/../etc` is `/etc`).
+ */
 export function placedDirectory(directory: string): string {
-  return canonicalPath(directory, undefined).text;
+  const text = canonicalPath(directory, undefined).text;
+  return text.startsWith('/..') ? text.replace(/^(\/\.\.)+(?=\/|$)/, '') || '/' : text;
 }
 
 /**

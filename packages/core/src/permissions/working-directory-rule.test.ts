@@ -47,6 +47,19 @@ describe('a rule held to a working directory', () => {
     expect(catKey([atRoot, askBash], '/repo/src')).toBe('ask');
   });
 
+  it('places a .. at the root where the system does: /../repo/src is /repo/src', () => {
+    // As written the rule never held (its directory kept its /..), so its deny bound nowhere.
+    const denyThere: PermissionRule = {
+      verdict: 'deny',
+      tools: ['bash'],
+      working_directory: '/../repo/src',
+    };
+    const allow: PermissionRule = { verdict: 'allow' };
+    expect(catKey([denyThere, allow], '/repo/src')).toBe('deny');
+    expect(catKey([denyThere, allow], '/../../repo/src')).toBe('deny');
+    expect(catKey([denyThere, allow], '/repo')).toBe('allow');
+  });
+
   it('holds a deny to its directory too', () => {
     const denyThere: PermissionRule = {
       verdict: 'deny',

@@ -101,8 +101,17 @@ export const ToolManifestSchema = z
   .superRefine(eachNameOnce('the manifest declares'));
 export type ToolManifest = z.infer<typeof ToolManifestSchema>;
 
-/** The verdict of a permission rule. */
-export const PermissionVerdictSchema = z.enum(['allow', 'ask', 'deny']);
+/** The verdict of a permission rule; a typo is told in the words approval rules use. */
+export const PermissionVerdictSchema = z.enum(['allow', 'ask', 'deny'], {
+  error: (issue) =>
+    `verdict must be allow, ask or deny, not ${
+      typeof issue.input === 'string'
+        ? `the text ${JSON.stringify(issue.input.slice(0, 40))}`
+        : issue.input === undefined
+          ? 'nothing'
+          : JSON.stringify(issue.input)?.slice(0, 40)
+    }`,
+});
 export type PermissionVerdict = z.infer<typeof PermissionVerdictSchema>;
 
 const ruleFields = {

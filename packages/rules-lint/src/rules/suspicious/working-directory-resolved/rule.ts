@@ -15,7 +15,7 @@ export const workingDirectoryResolved: LintRule = {
       'The kernel resolves `.`, `..`, doubled and trailing slashes of a `working_directory` as text, without reading the file system, and compares the result with the directory a call is made in. ' +
       '`/home/dev/app/src/../secrets` therefore holds in `/home/dev/app/secrets`, not in `/home/dev/app/src`, which a reader of the rule may well take it for. ' +
       'The safe fix writes the directory the kernel compares, so the rule says what it does. A value that differs only by doubled or trailing slashes is reported as info. ' +
-      'A `..` above the filesystem root has no fix: the kernel keeps it (`/../etc` stays `/../etc`), and no directory a call is made in is written so, so the rule never holds.',
+      'A `..` at the filesystem root stays there, as the system keeps it: `/../etc` is `/etc`.',
     bad: '{\n  "project_root": "/home/dev/app",\n  "permission_rule_set": "team",\n  "custom_rule_sets": [{"id": "team", "rules": [{"verdict": "deny", "tools": ["Bash"], "working_directory": "/home/dev/app/src/../secrets", "reason": "not from secrets"}]}]\n}',
     good: '{\n  "project_root": "/home/dev/app",\n  "permission_rule_set": "team",\n  "custom_rule_sets": [{"id": "team", "rules": [{"verdict": "deny", "tools": ["Bash"], "working_directory": "/home/dev/app/secrets", "reason": "not from secrets"}]}]\n}',
   },
@@ -25,13 +25,6 @@ export const workingDirectoryResolved: LintRule = {
       if (!value.startsWith('/')) continue;
       const placed = placedDirectory(value);
       const rule = `rule ${entry.index}'s working_directory ${JSON.stringify(value)}`;
-      if (placed === '/..' || placed.startsWith('/../')) {
-        reports.push({
-          pointer,
-          message: `${rule} goes above the filesystem root: the kernel compares it as ${JSON.stringify(placed)}, which no directory a call is made in is, so the rule never holds. Write the directory without the leading "..".`,
-        });
-        continue;
-      }
       if (placed === value) continue;
       const slashesOnly = !value.split('/').some((segment) => segment === '.' || segment === '..');
       reports.push({
