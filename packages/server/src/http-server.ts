@@ -26,6 +26,7 @@ import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { badRequestTarget, requestTarget } from './api/request-target.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
 import { createAppRouter, MAX_TRPC_BATCH, type TrpcContext } from './api/trpc.js';
+import { loggedProcedure } from './api/trpc-logged-procedure.js';
 import { AirlockError } from './errors.js';
 import { CredentialWatch } from './feed/credential-watch.js';
 import type { FeedHub } from './feed/hub.js';
@@ -288,7 +289,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         })
         .catch((error: unknown) => {
           // Nothing above should throw; if it does, the request fails, never the process.
-          options.logger.error({ err: error, operation: name }, 'request failed');
+          options.logger.error({ err: error, operation: loggedProcedure(name) }, 'request failed');
           if (!res.headersSent) sendError(res, new AirlockError('internal', 'internal error'));
         });
       return;
