@@ -7,6 +7,7 @@ import type { TaskTable } from '../store/schema.js';
 import { pageOpenDecisions } from '../store/tasks.js';
 import { implement } from './operation.js';
 import { decodeDecisionCursor, encodeDecisionCursor, pageOf } from './page-cursors.js';
+import { ROW_PAGE_BYTES, taskRowBytes } from './row-bytes.js';
 
 function address(input: { workspace_id: string; run_id: string; task_key: string }) {
   return { workspaceId: input.workspace_id, runId: input.run_id, taskKey: input.task_key };
@@ -48,20 +49,15 @@ export const retry = implement(
   },
 );
 
-/**
- * About how many bytes of stored call text one page of decisions holds at most: a view
- * carries a call's input twice (`tool_input` and its `effect_profile`), so fifty parked
- * calls of a megabyte each made a page of over a hundred. A page always holds one row.
- */
-export const DECISION_PAGE_BYTES = 8 * 1024 * 1024;
+/** About how many bytes of stored call text one page of decisions holds at most (see ROW_PAGE_BYTES). */
+export const DECISION_PAGE_BYTES = ROW_PAGE_BYTES;
 
 /** How many of `rows` (at most `limit`) one page holds within {@link DECISION_PAGE_BYTES}; at least one. */
 function rowsWithinBytes(rows: readonly TaskTable[], limit: number): number {
   let bytes = 0;
   let count = 0;
   for (const row of rows.slice(0, limit)) {
-    bytes += 2 * row.tool_input.length + (row.effect_profile?.length ?? 0);
-    bytes += row.result?.length ?? 0;
+    bytes += taskRowBytes(row);
     if (count > 0 && bytes > DECISION_PAGE_BYTES) break;
     count += 1;
   }

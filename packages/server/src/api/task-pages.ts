@@ -6,35 +6,19 @@
 import type { TaskTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { listTasksOfRun } from '../store/tasks.js';
-import { DECISION_PAGE_BYTES } from './decisions.js';
+import { ROW_PAGE_BYTES, taskRowBytes } from './row-bytes.js';
 
 /**
  * About how many bytes of stored text one page of a run's rows holds at most, as a page of
  * decisions does, limit or none. A page always holds one row.
  */
-export const TASK_PAGE_BYTES = DECISION_PAGE_BYTES;
+export const TASK_PAGE_BYTES = ROW_PAGE_BYTES;
 
 /** How many rows the first read of a page takes when no limit was named. */
 const FIRST_READ_ROWS = 50;
 
 /** The most rows one read of a page takes when no limit was named. */
 const MOST_READ_ROWS = 1000;
-
-/**
- * About how many bytes a row's view carries: its input twice (`tool_input`, and the effect
- * profile built from it when none was stored), the stored profile, the result and the texts.
- */
-export function taskRowBytes(row: TaskTable): number {
-  return (
-    2 * row.tool_input.length +
-    (row.effect_profile?.length ?? 0) +
-    (row.result?.length ?? 0) +
-    (row.decision?.length ?? 0) +
-    (row.error_detail?.length ?? 0) +
-    (row.prompt?.length ?? 0) +
-    (row.options?.length ?? 0)
-  );
-}
 
 /** A page of a run's rows, and whether a row follows it. */
 export interface TaskRowPage {
