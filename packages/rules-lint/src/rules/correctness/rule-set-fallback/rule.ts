@@ -1,32 +1,6 @@
 import { BUILT_IN_RULE_SET_IDS, selectRuleSet } from '@airlock/core';
+import { nearestName } from '../../../analysis/nearest-name.js';
 import type { LintRule } from '../../lint-rule.js';
-
-/** The id nearest by edit distance, when it is near enough to be a typo. */
-function nearest(wanted: string, ids: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(wanted.length / 3)) + 1;
-  for (const id of ids) {
-    const distance = editDistance(wanted, id);
-    if (distance < bestDistance) {
-      best = id;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const swap = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + swap);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /** A profile whose selected rule set the kernel cannot use, so Baseline alone decides every call. */
 export const ruleSetFallback: LintRule = {
@@ -72,7 +46,7 @@ export const ruleSetFallback: LintRule = {
           : [],
       ),
     ];
-    const suggestion = nearest(permissionRuleSet, ids);
+    const suggestion = nearestName(permissionRuleSet, ids);
     return [
       {
         pointer: '/permission_rule_set',

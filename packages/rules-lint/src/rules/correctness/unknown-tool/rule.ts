@@ -1,4 +1,5 @@
 import { matchGlob, resolveToolName } from '@airlock/core';
+import { nearestName } from '../../../analysis/nearest-name.js';
 import type { RuleEntry } from '../../../analysis/rule-entry.js';
 import { type ToolCatalog, toolsMatching } from '../../../catalog/tool-catalog.js';
 import type { PermissionRuleEntry } from '../../../permissions/permission-entries.js';
@@ -94,7 +95,7 @@ function unknownPermissionTools(
         });
         continue;
       }
-      const suggestion = closestName(name, tools.names);
+      const suggestion = nearestName(name, tools.names);
       reports.push({
         pointer,
         message:
@@ -158,7 +159,7 @@ function unknownAlternative(
         `so this is only a warning: check the spelling, or add the tools to the catalog.`,
     };
   }
-  const suggestion = closestName(alternative, tools.names);
+  const suggestion = nearestName(alternative, tools.names);
   return {
     pointer: `${entry.pointer}/tool`,
     message:
@@ -167,31 +168,4 @@ function unknownAlternative(
         ? ` Did you mean "${suggestion}"?`
         : ' Check the spelling, or add the tool to the catalog.'),
   };
-}
-
-/** The known name nearest by edit distance, when it is near enough to be a typo. */
-function closestName(wanted: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(wanted.length / 3)) + 1;
-  for (const name of names) {
-    const distance = editDistance(wanted, name);
-    if (distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const swap = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + swap);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
