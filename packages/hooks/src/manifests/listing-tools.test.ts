@@ -1,34 +1,12 @@
-import { evaluatePermissions, type HookedAgent, type PermissionRule } from '@airlock/core';
+import type { HookedAgent, PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
-import { SHELL_TOOL, TOOL_MANIFESTS } from './tool-manifests.js';
+import { askPem, decideTool, denyEnv, denySecrets } from './fixtures/decide-tool.js';
+import { SHELL_TOOL } from './tool-manifests.js';
 
-const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
-const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
-const askPem: PermissionRule = { verdict: 'ask', targets: ['**/*.pem'] };
 const RULES = [denyEnv, denySecrets, askPem];
 
-function decide(
-  agent: HookedAgent,
-  toolName: string,
-  input: unknown,
-  rule: PermissionRule,
-  workingDirectory = '/repo',
-) {
-  return evaluatePermissions({
-    toolName,
-    input,
-    manifest: TOOL_MANIFESTS[agent],
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
-    workingDirectory,
-  }).verdict;
-}
-
 const shell = (agent: HookedAgent, command: string, rule: PermissionRule, cwd = '/repo') =>
-  decide(agent, SHELL_TOOL[agent], { command }, rule, cwd);
+  decideTool(agent, SHELL_TOOL[agent], { command }, rule, cwd);
 
 describe('a listing tool prints names, never content: read as ls and find are', () => {
   it.each([
@@ -46,7 +24,7 @@ describe('a listing tool prints names, never content: read as ls and find are', 
     ['gemini', 'glob', { pattern: '**/*.ts', dir_path: 'src' }],
     ['gemini', 'glob', { pattern: '**/*.pem' }],
   ] as const)('grants %s %s %j under each rule', (agent, tool, input) => {
-    for (const rule of RULES) expect(decide(agent, tool, input, rule)).toBe('allow');
+    for (const rule of RULES) expect(decideTool(agent, tool, input, rule)).toBe('allow');
   });
 
   it.each([
@@ -61,7 +39,7 @@ describe('a listing tool prints names, never content: read as ls and find are', 
   ] as const)(
     'still refuses %s %s %j, which lists a guarded directory itself, as ls secrets asks',
     (agent, tool, input) => {
-      expect(decide(agent, tool, input, denySecrets)).toBe('deny');
+      expect(decideTool(agent, tool, input, denySecrets)).toBe('deny');
       expect(shell(agent, 'ls secrets', denySecrets)).toBe('ask');
     },
   );
@@ -74,7 +52,7 @@ describe('a listing tool prints names, never content: read as ls and find are', 
   ] as const)(
     'asks %s %s %j, a listing above the project root, as tree .. does',
     (agent, tool, input) => {
-      expect(decide(agent, tool, input, denyEnv)).toBe('ask');
+      expect(decideTool(agent, tool, input, denyEnv)).toBe('ask');
       expect(shell(agent, 'tree ..', denyEnv)).toBe('ask');
     },
   );
@@ -90,7 +68,7 @@ describe('a listing tool prints names, never content: read as ls and find are', 
   ] as const)(
     'refuses %s %s %j: its pattern lists a guarded directory, as ls secrets/ asks',
     (agent, tool, input) => {
-      expect(decide(agent, tool, input, denySecrets)).toBe('deny');
+      expect(decideTool(agent, tool, input, denySecrets)).toBe('deny');
     },
   );
 
@@ -100,23 +78,27 @@ describe('a listing tool prints names, never content: read as ls and find are', 
     ['claude-code', 'Glob', { pattern: '{src,docs}/*.md' }],
     ['gemini', 'glob', { pattern: 'lib/*.ts', dir_path: 'src' }],
   ] as const)('grants %s %s %j, whose pattern lists no guarded directory', (agent, tool, input) => {
-    expect(decide(agent, tool, input, denySecrets)).toBe('allow');
+    expect(decideTool(agent, tool, input, denySecrets)).toBe('allow');
   });
 
   it('lists the working directory given no directory: refused there inside a guarded one', () => {
-    expect(decide('claude-code', 'Glob', { pattern: '*' }, denySecrets, '/repo/secrets')).toBe(
+    expect(decideTool('claude-code', 'Glob', { pattern: '*' }, denySecrets, '/repo/secrets')).toBe(
       'deny',
     );
-    expect(decide('gemini', 'glob', { pattern: '*' }, denySecrets, '/repo/secrets')).toBe('deny');
+    expect(decideTool('gemini', 'glob', { pattern: '*' }, denySecrets, '/repo/secrets')).toBe(
+      'deny',
+    );
     expect(shell('claude-code', 'find . -name x', denySecrets, '/repo/secrets')).toBe('ask');
-    expect(decide('claude-code', 'Glob', { pattern: '*' }, denySecrets, '/repo/src')).toBe('allow');
+    expect(decideTool('claude-code', 'Glob', { pattern: '*' }, denySecrets, '/repo/src')).toBe(
+      'allow',
+    );
   });
 
   it.each(['/repo', '/repo/src', '/repo/config', '/repo/secrets', '/repo/.env', '/'])(
     'answers LS of %s as Bash ls -R of it: both run unasked, or neither does',
     (path) => {
       for (const rule of RULES) {
-        const listed = decide('claude-code', 'LS', { path }, rule) === 'allow';
+        const listed = decideTool('claude-code', 'LS', { path }, rule) === 'allow';
         expect(listed).toBe(shell('claude-code', `ls -R ${path}`, rule) === 'allow');
       }
     },
@@ -131,6 +113,6 @@ describe('a search reads content: a match leaks it whatever the output mode', ()
     ['gemini', 'search_file_content', { pattern: 'x', dir_path: 'config' }],
     ['gemini', 'search_file_content', { pattern: 'x' }],
   ] as const)('asks %s %s %j under **/.env', (agent, tool, input) => {
-    expect(decide(agent, tool, input, denyEnv)).toBe('ask');
+    expect(decideTool(agent, tool, input, denyEnv)).toBe('ask');
   });
 });

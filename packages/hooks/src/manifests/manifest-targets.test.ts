@@ -1,19 +1,7 @@
-import { evaluatePermissions, type HookedAgent, type PermissionRule } from '@airlock/core';
+import { evaluatePermissions, type PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
+import { decideTool, denySecrets } from './fixtures/decide-tool.js';
 import { TOOL_MANIFESTS } from './tool-manifests.js';
-
-function decide(agent: HookedAgent, toolName: string, input: unknown, rule: PermissionRule) {
-  return evaluatePermissions({
-    toolName,
-    input,
-    manifest: TOOL_MANIFESTS[agent],
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
-  }).verdict;
-}
 
 const guards: PermissionRule[] = [
   { verdict: 'deny', targets: ['**/.env'] },
@@ -29,12 +17,14 @@ describe('a read tool that reads one file is not read as a directory', () => {
       ]),
     ),
   )('grants $tool of $path under $rule.targets', ({ agent, tool, path, rule }) => {
-    expect(decide(agent, tool, { file_path: path }, rule)).toBe('allow');
+    expect(decideTool(agent, tool, { file_path: path }, rule)).toBe('allow');
   });
 
   it('still refuses the guarded file itself', () => {
-    expect(decide('claude-code', 'Read', { file_path: '/repo/.env' }, guards[0]!)).toBe('deny');
-    expect(decide('gemini', 'read_file', { file_path: '/repo/a/k.pem' }, guards[1]!)).toBe('deny');
+    expect(decideTool('claude-code', 'Read', { file_path: '/repo/.env' }, guards[0]!)).toBe('deny');
+    expect(decideTool('gemini', 'read_file', { file_path: '/repo/a/k.pem' }, guards[1]!)).toBe(
+      'deny',
+    );
   });
 });
 
@@ -46,16 +36,16 @@ describe('a search reads its directory through', () => {
     ['claude-code', 'Grep', { pattern: 'x', path: '/repo/conf.d' }],
     ['gemini', 'search_file_content', { pattern: 'x', dir_path: 'src' }],
   ] as const)('asks %s %s %j under **/.env', (agent, tool, input) => {
-    expect(decide(agent, tool, input, guards[0]!)).toBe('ask');
+    expect(decideTool(agent, tool, input, guards[0]!)).toBe('ask');
   });
 
   it('grants a listing by name without a path: it returns names its own pattern matches, never contents', () => {
-    expect(decide('claude-code', 'Glob', { pattern: '**/*.ts' }, guards[0]!)).toBe('allow');
-    expect(decide('gemini', 'glob', { pattern: '**/*.ts' }, guards[0]!)).toBe('allow');
+    expect(decideTool('claude-code', 'Glob', { pattern: '**/*.ts' }, guards[0]!)).toBe('allow');
+    expect(decideTool('gemini', 'glob', { pattern: '**/*.ts' }, guards[0]!)).toBe('allow');
   });
 
   it('grants a search of one file', () => {
-    expect(decide('claude-code', 'Grep', { pattern: 'x', path: 'src/a.ts' }, guards[0]!)).toBe(
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', path: 'src/a.ts' }, guards[0]!)).toBe(
       'allow',
     );
   });
@@ -63,9 +53,9 @@ describe('a search reads its directory through', () => {
 
 describe('a search given no path searches the working directory', () => {
   it('asks Grep without a path under **/.env, as Bash rg x does', () => {
-    expect(decide('claude-code', 'Grep', { pattern: 'x' }, guards[0]!)).toBe('ask');
-    expect(decide('claude-code', 'Bash', { command: 'rg x' }, guards[0]!)).toBe('ask');
-    expect(decide('gemini', 'search_file_content', { pattern: 'x' }, guards[0]!)).toBe('ask');
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x' }, guards[0]!)).toBe('ask');
+    expect(decideTool('claude-code', 'Bash', { command: 'rg x' }, guards[0]!)).toBe('ask');
+    expect(decideTool('gemini', 'search_file_content', { pattern: 'x' }, guards[0]!)).toBe('ask');
   });
 });
 
@@ -79,7 +69,7 @@ describe("Gemini's read_many_files reads every match of its globs", () => {
     [{ paths: ['.{env,x}'] }, 'ask'],
     [{ paths: ['src/*.ts'], include: ['**/.env'] }, 'ask'],
   ] as const)('refuses or asks %j under **/.env', (input, verdict) => {
-    expect(decide('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
+    expect(decideTool('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
   });
 
   it.each([
@@ -93,27 +83,27 @@ describe("Gemini's read_many_files reads every match of its globs", () => {
   ] as const)(
     'reads only files (nodir): %j is answered %s under **/.env by the names its glob gives',
     (input, verdict) => {
-      expect(decide('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
+      expect(decideTool('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
     },
   );
 
   it('asks a glob that may reach a guarded directory, grants one that may not', () => {
     const rule: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
-    expect(decide('gemini', 'read_many_files', { paths: ['s*/key'] }, rule)).toBe('ask');
-    expect(decide('gemini', 'read_many_files', { paths: ['{src,secrets}/key'] }, rule)).toBe('ask');
-    expect(decide('gemini', 'read_many_files', { paths: ['src/**/*.ts'] }, rule)).toBe('allow');
-    expect(decide('gemini', 'read_many_files', { paths: ['docs'] }, rule)).toBe('allow');
+    expect(decideTool('gemini', 'read_many_files', { paths: ['s*/key'] }, rule)).toBe('ask');
+    expect(decideTool('gemini', 'read_many_files', { paths: ['{src,secrets}/key'] }, rule)).toBe(
+      'ask',
+    );
+    expect(decideTool('gemini', 'read_many_files', { paths: ['src/**/*.ts'] }, rule)).toBe('allow');
+    expect(decideTool('gemini', 'read_many_files', { paths: ['docs'] }, rule)).toBe('allow');
   });
 });
 
 describe("Claude Code's LS lists a directory as Glob given a path does", () => {
-  const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
-
   it('grants LS of a directory no rule guards (it asked as an undeclared tool)', () => {
-    expect(decide('claude-code', 'LS', { path: '/repo/src' }, denySecrets)).toBe('allow');
-    expect(decide('claude-code', 'LS', { path: '/repo' }, { verdict: 'deny', tools: ['X'] })).toBe(
-      'allow',
-    );
+    expect(decideTool('claude-code', 'LS', { path: '/repo/src' }, denySecrets)).toBe('allow');
+    expect(
+      decideTool('claude-code', 'LS', { path: '/repo' }, { verdict: 'deny', tools: ['X'] }),
+    ).toBe('allow');
   });
 
   it.each([
@@ -121,8 +111,8 @@ describe("Claude Code's LS lists a directory as Glob given a path does", () => {
     [{ path: '/repo' }, denySecrets],
     [{ path: '/repo/config' }, guards[0]!],
   ] as const)('answers LS %j as Glob given the same path', (input, rule) => {
-    const glob = decide('claude-code', 'Glob', { pattern: '*', ...input }, rule);
-    expect(decide('claude-code', 'LS', input, rule)).toBe(glob);
+    const glob = decideTool('claude-code', 'Glob', { pattern: '*', ...input }, rule);
+    expect(decideTool('claude-code', 'LS', input, rule)).toBe(glob);
   });
 });
 

@@ -1,27 +1,12 @@
-import { evaluatePermissions, type HookedAgent, type PermissionRule } from '@airlock/core';
+import type { HookedAgent } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
+import { decideTool, denyEnv, denySecrets } from './fixtures/decide-tool.js';
 import { TOOL_MANIFESTS } from './tool-manifests.js';
 
 // Tools the pinned agents gained in their current versions, found by listing what each offers its
 // model (packages/tests/src/agents/airlock-agent-tools.test.ts): until declared, no path rule read
 // them, and under a deny of secrets/** Gemini CLI 0.61's grep_search printed secrets/key and
 // Codex 0.169's view_image showed the model secrets/key.png.
-const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
-const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
-
-function decide(agent: HookedAgent, toolName: string, input: unknown, rule: PermissionRule) {
-  return evaluatePermissions({
-    toolName,
-    input,
-    manifest: TOOL_MANIFESTS[agent],
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
-    workingDirectory: '/repo',
-  }).verdict;
-}
 
 describe("the pinned agents' newer tools meet the path rules", () => {
   it.each([
@@ -35,7 +20,7 @@ describe("the pinned agents' newer tools meet the path rules", () => {
     ['claude-code', 'Monitor', { description: 'x', command: 'cat secrets/key' }, denySecrets],
     ['claude-code', 'Monitor', { description: 'x', command: 'tail -f .env' }, denyEnv],
   ] as const)('%s %s %j under %j is not granted', (agent, tool, input, rule) => {
-    expect(decide(agent, tool, input, rule)).not.toBe('allow');
+    expect(decideTool(agent, tool, input, rule)).not.toBe('allow');
   });
 
   it.each([
@@ -43,7 +28,7 @@ describe("the pinned agents' newer tools meet the path rules", () => {
     ['codex', 'view_image', { path: 'docs/diagram.png' }, denySecrets],
     ['claude-code', 'Monitor', { description: 'x', command: 'tail -f build.log' }, denySecrets],
   ] as const)('%s %s %j away from the guarded paths runs', (agent, tool, input, rule) => {
-    expect(decide(agent, tool, input, rule)).toBe('allow');
+    expect(decideTool(agent, tool, input, rule)).toBe('allow');
   });
 
   // Undeclared, each asked under the autonomous set whatever the rule was about (approval fatigue).
@@ -55,7 +40,7 @@ describe("the pinned agents' newer tools meet the path rules", () => {
   ] as const)(
     '%s %s %j runs under the autonomous set and a deny of **/.env',
     (agent, tool, input) => {
-      expect(decide(agent, tool, input, denyEnv)).toBe('allow');
+      expect(decideTool(agent, tool, input, denyEnv)).toBe('allow');
     },
   );
 

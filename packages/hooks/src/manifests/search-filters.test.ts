@@ -1,24 +1,5 @@
-import { evaluatePermissions, type HookedAgent, type PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
-import { TOOL_MANIFESTS } from './tool-manifests.js';
-
-const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
-const denySecrets: PermissionRule = { verdict: 'deny', targets: ['secrets/**'] };
-const askPem: PermissionRule = { verdict: 'ask', targets: ['**/*.pem'] };
-
-function decide(agent: HookedAgent, toolName: string, input: unknown, rule: PermissionRule) {
-  return evaluatePermissions({
-    toolName,
-    input,
-    manifest: TOOL_MANIFESTS[agent],
-    projectRoot: '/repo',
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
-    workingDirectory: '/repo',
-  }).verdict;
-}
+import { askPem, decideTool, denyEnv, denySecrets } from './fixtures/decide-tool.js';
 
 describe('a search limited to files a glob names reads no file that glob cannot name', () => {
   it.each([
@@ -28,8 +9,8 @@ describe('a search limited to files a glob names reads no file that glob cannot 
     ['gemini', 'search_file_content', { pattern: 'x', include: '*.ts' }],
     ['gemini', 'search_file_content', { pattern: 'x', include: '**/*.py', dir_path: 'src' }],
   ] as const)('grants %s %s %j under **/.env and **/*.pem', (agent, tool, input) => {
-    expect(decide(agent, tool, input, denyEnv)).toBe('allow');
-    expect(decide(agent, tool, input, askPem)).toBe('allow');
+    expect(decideTool(agent, tool, input, denyEnv)).toBe('allow');
+    expect(decideTool(agent, tool, input, askPem)).toBe('allow');
   });
 
   it.each([
@@ -38,7 +19,7 @@ describe('a search limited to files a glob names reads no file that glob cannot 
   ] as const)(
     'asks %s %s %j under secrets/**, whose files may be named anything',
     (agent, tool, input) => {
-      expect(decide(agent, tool, input, denySecrets)).toBe('ask');
+      expect(decideTool(agent, tool, input, denySecrets)).toBe('ask');
     },
   );
 
@@ -62,13 +43,13 @@ describe('a search limited to files a glob names reads no file that glob cannot 
     { glob: ':(exclude)*.md' },
     { glob: ':!*.md' },
   ])('asks Grep %j under **/.env: its glob may name .env, or limits nothing', (filter) => {
-    expect(decide('claude-code', 'Grep', { pattern: 'x', ...filter }, denyEnv)).toBe('ask');
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', ...filter }, denyEnv)).toBe('ask');
   });
 
   it.each(['s*', 'src', ':(exclude)*.md', ':(icase)*.ts', 'sec*.t?'])(
     'asks search_file_content {include: %j} under **/.env: git grep may read .env through it',
     (include) => {
-      expect(decide('gemini', 'search_file_content', { pattern: 'x', include }, denyEnv)).toBe(
+      expect(decideTool('gemini', 'search_file_content', { pattern: 'x', include }, denyEnv)).toBe(
         'ask',
       );
     },
@@ -76,10 +57,15 @@ describe('a search limited to files a glob names reads no file that glob cannot 
 
   it('still refuses a search of a guarded file named outright, whatever its glob', () => {
     expect(
-      decide('claude-code', 'Grep', { pattern: 'x', path: '/repo/.env', glob: '*.ts' }, denyEnv),
+      decideTool(
+        'claude-code',
+        'Grep',
+        { pattern: 'x', path: '/repo/.env', glob: '*.ts' },
+        denyEnv,
+      ),
     ).toBe('deny');
-    expect(decide('claude-code', 'Grep', { pattern: 'x', path: '/', glob: '*.ts' }, denyEnv)).toBe(
-      'ask',
-    );
+    expect(
+      decideTool('claude-code', 'Grep', { pattern: 'x', path: '/', glob: '*.ts' }, denyEnv),
+    ).toBe('ask');
   });
 });
