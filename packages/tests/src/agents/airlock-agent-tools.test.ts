@@ -1,10 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { TOOL_MANIFESTS } from '@airlock/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentName, agentNames, missingAgentReason } from './agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import { type AirlockKernel, guardSecrets } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
 // Airlock's manifest for an agent says which input fields of each tool name a path, so path
@@ -104,29 +102,13 @@ describe.each(agentNames)(
       'a newer tool reaching secrets/ is refused or put to a person under a deny of secrets/**',
       async () => {
         sandbox = await createAgentSandbox(agent, reachesSecrets[agent]);
-        mkdirSync(join(sandbox.project, 'secrets'));
-        writeFileSync(join(sandbox.project, 'secrets', 'key'), `${SECRET}\n`);
-        // A 1x1 PNG: Codex shows the model an image it can read.
-        writeFileSync(
-          join(sandbox.project, 'secrets', 'key.png'),
-          Buffer.from(
-            'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-            'base64',
-          ),
-        );
-        airlock = await startAirlockKernel();
-        await airlock.setProfile({
-          approval_mode: 'bypass',
-          project_root: sandbox.project,
-          permission_rule_set: 'house',
-          custom_rule_sets: [
-            {
-              id: 'house',
-              rules: [{ verdict: 'deny', targets: ['secrets/**'] }, { verdict: 'allow' }],
-            },
-          ],
+        // A 1x1 PNG beside the key: Codex shows the model an image it can read.
+        const png =
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+        airlock = await guardSecrets(sandbox, {
+          'secrets/key': `${SECRET}\n`,
+          'secrets/key.png': Buffer.from(png, 'base64'),
         });
-        installAirlockHooks(sandbox, airlock, { waitMs: 1500 });
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
         const outputs = sandbox.server.toolOutputs();

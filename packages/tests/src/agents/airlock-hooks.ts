@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createClient, type Workspace } from '@airlock/sdk';
@@ -102,4 +102,32 @@ export function installAirlockHooks(
       `airlock hooks install failed (${installed.status}): ${installed.stdout}${installed.stderr}`,
     );
   }
+}
+
+/**
+ * A kernel guarding the sandbox project's secrets/ the way people write it: `files` written into
+ * the project (relative paths), then a profile with `project_root` set to it and a rule set that
+ * denies `secrets/**` and allows the rest, the agent hooked with a short wait (`waitMs`), so a
+ * call put to a person is refused once nobody answers.
+ */
+export async function guardSecrets(
+  sandbox: AgentSandbox,
+  files: Record<string, string | Buffer>,
+  waitMs = 1500,
+): Promise<AirlockKernel> {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(sandbox.project, path)), { recursive: true });
+    writeFileSync(join(sandbox.project, path), content);
+  }
+  const airlock = await startAirlockKernel();
+  await airlock.setProfile({
+    approval_mode: 'bypass',
+    project_root: sandbox.project,
+    permission_rule_set: 'house',
+    custom_rule_sets: [
+      { id: 'house', rules: [{ verdict: 'deny', targets: ['secrets/**'] }, { verdict: 'allow' }] },
+    ],
+  });
+  installAirlockHooks(sandbox, airlock, { waitMs });
+  return airlock;
 }

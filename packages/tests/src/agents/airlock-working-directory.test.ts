@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentName, agentNames, missingAgentReason } from './agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import { type AirlockKernel, guardSecrets } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
 // Each agent runs a shell command in a directory of its own choosing, each its own way: Claude
@@ -75,27 +74,11 @@ describe.each(agentNames)(
           agent,
           script(agent, () => airlock as AirlockKernel),
         );
-        for (const dir of ['secrets', 'src']) {
-          mkdirSync(join(sandbox.project, dir));
-          writeFileSync(
-            join(sandbox.project, dir, 'key'),
-            `${dir === 'src' ? 'public' : SECRET}\n`,
-          );
-        }
-        airlock = await startAirlockKernel();
-        await airlock.setProfile({
-          approval_mode: 'bypass',
-          project_root: sandbox.project,
-          permission_rule_set: 'house',
-          custom_rule_sets: [
-            {
-              id: 'house',
-              rules: [{ verdict: 'deny', targets: ['secrets/**'] }, { verdict: 'allow' }],
-            },
-          ],
+        // Nobody approves: a park outlives the hook's short wait and the agent is refused.
+        airlock = await guardSecrets(sandbox, {
+          'secrets/key': `${SECRET}\n`,
+          'src/key': 'public\n',
         });
-        // Nobody approves: the park outlives the hook's short wait and the agent is refused.
-        installAirlockHooks(sandbox, airlock, { waitMs: 1500 });
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
         const outputs = sandbox.server.toolOutputs();
