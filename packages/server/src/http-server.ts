@@ -156,6 +156,9 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     options.credentialRecheckMs,
     options.maxFeeds,
   );
+  // This kernel's own revocations end what the credential holds open at once.
+  const sweepNow = () => void credentials.sweep();
+  options.kernel.credentialEnds.add(sweepNow);
   const timeouts: ServerTimeouts = { ...DEFAULT_TIMEOUTS };
   for (const [key, value] of Object.entries(options.timeouts ?? {})) {
     if (value !== undefined) timeouts[key as keyof ServerTimeouts] = value;
@@ -372,6 +375,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     port,
     url: `http://${shownHost}:${port}`,
     close: async () => {
+      options.kernel.credentialEnds.delete(sweepNow);
       credentials.close();
       sockets.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -68,14 +68,16 @@ export const createCredentialOperation = implement(
 /** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/revoke */
 export const revokeCredentialOperation = implement(
   OPERATION_CONTRACTS['credentials.revoke'],
-  ({ kernel, principal }, input) => {
-    return revokeCredentialAndReaddress(kernel.context.store, {
+  async ({ kernel, principal }, input) => {
+    const revocation = await revokeCredentialAndReaddress(kernel.context.store, {
       idOrToken: input.credential_id,
       workspaceId: principal.workspace_id,
       principal: principalName(principal),
       // A workspace left with no admin could not be governed through the API again.
       keepAnAdmin: true,
     });
+    for (const ended of kernel.credentialEnds) ended();
+    return revocation;
   },
 );
 
@@ -113,6 +115,7 @@ export const removeAgentApplicationOperation = implement(
       agentApplicationId: input.agent_application_id,
       principal: principalName(principal),
     });
+    for (const ended of kernel.credentialEnds) ended();
     return { agent_application_id: input.agent_application_id, ...removal };
   },
 );

@@ -60,6 +60,24 @@ for (const backend of all) {
         ]);
         expect(stillOpen).toBe(true);
       });
+
+      it('ends them at once when this kernel revokes, not at the next recheck (minutes here)', async () => {
+        // Before, a revoked member's feed kept receiving the workspace's events until the recheck.
+        d = await deploy(backend, { credentialRecheckMs: 600_000 });
+        const made = (await d.member.post(`${d.ws}/credentials`, { kind: 'member' })).body as {
+          credential_id: string;
+          token: string;
+        };
+        const feed = await connect(`${d.url}${d.ws}/feed?after=0`, made.token);
+        sockets.push(feed);
+        expect(
+          (await d.member.post(`${d.ws}/credentials/${made.credential_id}/revoke`)).status,
+        ).toBe(200);
+        expect(await feed.closed).toEqual({
+          code: CREDENTIAL_REVOKED_CLOSE,
+          reason: 'credential revoked',
+        });
+      });
     },
   );
 }

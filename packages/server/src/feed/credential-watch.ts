@@ -23,6 +23,8 @@ export class CredentialWatch {
   readonly #watchers = new Map<string, Set<() => void>>();
   readonly #timer: NodeJS.Timeout;
   #sweeping = false;
+  /** Set when a sweep was asked for while one ran: it may have asked about a token already. */
+  #again = false;
 
   /** `maxOpen`: the most live feeds one token may hold open here (Infinity: no bound). */
   constructor(
@@ -65,16 +67,22 @@ export class CredentialWatch {
 
   /** Asks about every watched token now; resolves once the ended watchers were called. */
   async sweep(): Promise<void> {
-    if (this.#sweeping) return;
+    if (this.#sweeping) {
+      this.#again = true;
+      return;
+    }
     this.#sweeping = true;
     try {
-      for (const token of [...this.#watchers.keys()]) {
-        const principal = await authenticate(this.store, token).catch(() => undefined);
-        if (principal !== null) continue;
-        const ended = this.#watchers.get(token);
-        this.#watchers.delete(token);
-        for (const revoked of ended ?? []) revoked();
-      }
+      do {
+        this.#again = false;
+        for (const token of [...this.#watchers.keys()]) {
+          const principal = await authenticate(this.store, token).catch(() => undefined);
+          if (principal !== null) continue;
+          const ended = this.#watchers.get(token);
+          this.#watchers.delete(token);
+          for (const revoked of ended ?? []) revoked();
+        }
+      } while (this.#again);
     } finally {
       this.#sweeping = false;
     }

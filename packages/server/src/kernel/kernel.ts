@@ -65,6 +65,11 @@ export class Kernel {
   private stopped = false;
   /** Applies workspaces' retention policies, started from the clock sweep. */
   readonly pruner: RetentionPruner | undefined;
+  /**
+   * Told when this kernel revoked a credential or removed an application, so what they hold open
+   * here ends now rather than at the next recheck (another process's revocation waits for that).
+   */
+  readonly credentialEnds = new Set<() => void>();
 
   constructor(options: KernelOptions) {
     const logger = options.logger ?? pino({ level: 'silent' });
