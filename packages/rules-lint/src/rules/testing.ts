@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { evaluatePermissions, type PermissionRule } from '@airlock/core';
 import { parseToolCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { Finding } from '../findings.js';
 import { lintText } from '../lint.js';
@@ -34,4 +35,23 @@ export function lintFixture(rule: LintRule, folder: string, name: string): Findi
   const toolsPath = join(fixtures, 'tools.json');
   const tools = existsSync(toolsPath) ? JSON.parse(readFileSync(toolsPath, 'utf8')) : undefined;
   return lintWith(rule, readFileSync(join(fixtures, name), 'utf8'), { fileName: name, tools });
+}
+
+/**
+ * What core decides for a Bash `command` (`ls` by default) made in `cwd` under `rules` (a
+ * conversation overlay of the autonomous set), project root /home/dev/app: the runtime
+ * behaviour a working_directory finding describes.
+ */
+export function decideBashIn(cwd: string, rules: PermissionRule[], command = 'ls') {
+  return evaluatePermissions({
+    toolName: 'Bash',
+    input: { command },
+    manifest: [{ name: 'Bash', input_schema: { type: 'object' }, risk_traits: ['execute'] }],
+    projectRoot: '/home/dev/app',
+    workingDirectory: cwd,
+    ruleSetId: 'autonomous',
+    customRuleSets: undefined,
+    approvalMode: 'bypass',
+    overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
+  });
 }

@@ -1,28 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { evaluatePermissions, type PermissionRule } from '@airlock/core';
+import type { PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { fileLinter } from '../../../check-file.js';
 import { DEFAULT_CONFIG } from '../../../config/lint-config.js';
 import { parseDocument } from '../../../source/document.js';
-import { lintFixture } from '../../testing.js';
+import { decideBashIn, lintFixture } from '../../testing.js';
 import { workingDirectoryGlob } from './rule.js';
 
 const folder = fileURLToPath(new URL('.', import.meta.url));
 
 /** What core decides for Bash run in `cwd` under one rule, before the autonomous set's defaults. */
-function decidedIn(cwd: string, rule: PermissionRule) {
-  return evaluatePermissions({
-    toolName: 'Bash',
-    input: { command: 'ls' },
-    manifest: [{ name: 'Bash', input_schema: { type: 'object' }, risk_traits: ['execute'] }],
-    projectRoot: '/home/dev/app',
-    workingDirectory: cwd,
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
-  });
-}
+const decidedIn = (cwd: string, rule: PermissionRule) => decideBashIn(cwd, [rule]);
 
 describe('working-directory-glob', () => {
   it('reports working directories written as globs, offering the directory before a trailing glob', () => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { evaluatePermissions, type PermissionRule } from '@airlock/core';
+import type { PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
-import { lintFixture, lintWith } from '../../testing.js';
+import { decideBashIn, lintFixture, lintWith } from '../../testing.js';
 import { workingDirectoryOutsideProject } from './rule.js';
 
 const folder = fileURLToPath(new URL('.', import.meta.url));
@@ -25,18 +25,7 @@ describe('working-directory-outside-project', () => {
       { verdict: 'deny', targets: ['secrets/**'] },
       { verdict: 'allow', tools: ['Bash'] },
     ];
-    const decide = (cwd: string) =>
-      evaluatePermissions({
-        toolName: 'Bash',
-        input: { command: 'cat notes.txt' },
-        manifest: [{ name: 'Bash', input_schema: { type: 'object' }, risk_traits: ['execute'] }],
-        projectRoot: '/home/dev/app',
-        workingDirectory: cwd,
-        ruleSetId: 'autonomous',
-        customRuleSets: undefined,
-        approvalMode: 'bypass',
-        overlays: { conversation: [{ ruleSetId: 'autonomous', rules }] },
-      }).verdict;
+    const decide = (cwd: string) => decideBashIn(cwd, rules, 'cat notes.txt').verdict;
     expect(decide('/home/dev/app/src')).toBe('allow');
     expect(decide('/home/dev/ap/src')).toBe('ask');
   });

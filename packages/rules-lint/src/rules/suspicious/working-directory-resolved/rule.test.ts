@@ -1,25 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { evaluatePermissions, type PermissionRule } from '@airlock/core';
+import type { PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
-import { lintFixture } from '../../testing.js';
+import { decideBashIn, lintFixture } from '../../testing.js';
 import { workingDirectoryResolved } from './rule.js';
 
 const folder = fileURLToPath(new URL('.', import.meta.url));
 
-function held(cwd: string, rule: PermissionRule): boolean {
-  const outcome = evaluatePermissions({
-    toolName: 'Bash',
-    input: { command: 'ls' },
-    manifest: [{ name: 'Bash', input_schema: { type: 'object' }, risk_traits: ['execute'] }],
-    projectRoot: '/home/dev/app',
-    workingDirectory: cwd,
-    ruleSetId: 'autonomous',
-    customRuleSets: undefined,
-    approvalMode: 'bypass',
-    overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [rule] }] },
-  });
-  return outcome.detail === rule.reason;
-}
+/** Whether `rule` decides Bash run in `cwd` (its reason is the outcome's detail). */
+const held = (cwd: string, rule: PermissionRule) =>
+  decideBashIn(cwd, [rule]).detail === rule.reason;
 
 describe('working-directory-resolved', () => {
   it('says which directory the kernel compares, with a safe fix that writes it', () => {
