@@ -45,6 +45,17 @@ describe('refusalLines', () => {
       }),
     ).toEqual(['invalid_json: /: not JSON; nothing was changed (invalid_json)']);
   });
+  it('says a lone problem once when the detail is its message without the pointer', () => {
+    // The SDK's refusal of a url carrying a password: the same text twice before.
+    const message = 'url must carry no user or password: the credential goes in `token`';
+    expect(
+      refusalLines({
+        code: 'invalid_input',
+        detail: message,
+        problems: [{ code: 'invalid_input', pointer: '/url', message }],
+      }),
+    ).toEqual([`invalid_input: /url: ${message} (invalid_input)`]);
+  });
   it('lists a lone problem the detail does not say', () => {
     expect(
       refusalLines({

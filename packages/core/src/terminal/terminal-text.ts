@@ -68,6 +68,10 @@ export function refusalLines(refusal: RefusalText): string[] {
   if (problems.length === 1 && lone && said(lone)) {
     return [forTerminal(`${refusal.code}: ${refusal.detail} (${lone.code})`)];
   }
+  if (problems.length === 1 && lone && refusal.detail === lone.message) {
+    // The detail is the problem's message without its pointer: one line, the pointer put back.
+    return [forTerminal(`${refusal.code}: ${lone.pointer || '/'}: ${lone.message} (${lone.code})`)];
+  }
   return [
     forTerminal(`${refusal.code}: ${refusal.detail}`),
     ...problems.map((problem) =>
