@@ -32,14 +32,6 @@ function contractForRun(runId: string, declared: unknown): ActionContract {
   return validated.value;
 }
 
-/** The input fields the run's frozen tool manifest marks as shell commands for a tool. */
-export function manifestCommandPointers(
-  frozen: Readonly<Record<string, unknown>> | null,
-  toolName: string,
-): readonly string[] {
-  return manifestEntry(frozen, toolName)?.commands ?? [];
-}
-
 /** The run's frozen tool manifest entry for a tool, when the run froze a manifest that declares it. */
 export function manifestEntry(
   frozen: Readonly<Record<string, unknown>> | null,
@@ -63,8 +55,9 @@ export const actionContractLayer: PolicyLayer = {
   evaluate({ run, frozen, call, toolName, calledName }) {
     if (frozen.action_contract === undefined) return null;
     const contract = contractForRun(run.id, frozen.action_contract);
-    const commandPointers = manifestCommandPointers(frozen, toolName);
-    const patchFields = patchTextFields(manifestEntry(frozen, toolName));
+    const entry = manifestEntry(frozen, toolName);
+    const commandPointers = entry?.commands ?? [];
+    const patchFields = patchTextFields(entry);
     const byName = (name: string) =>
       evaluateActionContract(contract, {
         toolName: name,

@@ -21,7 +21,7 @@ import { plantRow } from '../machines/move-task.js';
 import { touchRun } from '../machines/run-machine.js';
 import type { TaskEventOf } from '../machines/task-machine.js';
 import { policyActionsOf } from '../verbs/approval-quorum.js';
-import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
+import { manifestEntry } from './action-contract-layer.js';
 import { bindAuthorGrant, countAppenderApproval } from './author-grant.js';
 import type { IncomingCall } from './incoming-call.js';
 import { refuseUnoffered } from './offered-tools.js';
@@ -97,15 +97,15 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
     toolInput: call.toolInput,
   };
   const matchedRules = explainMatches(policy, toolCall);
+  const declared = manifestEntry(frozenOf(run), toolName);
   const profile = buildEffectProfile({
     toolName,
     toolInput: call.toolInput ?? null,
     mode: run.approval_mode,
     matchedRules,
-    commandPointers: manifestCommandPointers(frozenOf(run), toolName),
-    patchFields: patchTextFields(manifestEntry(frozenOf(run), toolName)),
+    commandPointers: declared?.commands ?? [],
+    patchFields: patchTextFields(declared),
   });
-  const declared = manifestEntry(frozenOf(run), toolName);
   return {
     ...profile,
     // The tool's declared risk traits, when the run's manifest declares the tool.
