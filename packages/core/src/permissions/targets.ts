@@ -317,6 +317,7 @@ export function callTargets(
     const patch = target.names === 'patch';
     const paths = patch ? raws.flatMap(patchPaths) : raws;
     const absent = paths.length === 0 && target.when_absent === 'working_directory';
+    const filter = nameFilter(target, input);
     for (const raw of absent ? [''] : underItsDirectory(paths, target, input)) {
       const placed = inWorkingDirectory(raw, base);
       if (target.names === 'glob') {
@@ -330,7 +331,6 @@ export function callTargets(
       const path = placed === null ? ANYWHERE : canonicalPath(placed, projectRoot);
       const names = raw === '' || target.names === 'directory' ? 'directory' : fileNamed(target);
       const named: CanonicalTarget = names === undefined ? path : { ...path, names };
-      const filter = nameFilter(target, input);
       targets.push(filter === undefined ? named : { ...named, readsOnlyNames: filter });
     }
   }
