@@ -1,8 +1,8 @@
 import { createClient } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
 import { browserSkipReason } from '../support/browser.js';
-import { eventually, scriptedRun } from '../support/kernel.js';
-import { secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
+import { eventually } from '../support/kernel.js';
+import { parkReleaseForLeads, useInboxFixture } from './inbox-fixture.js';
 
 /*
  * A card whose verb is on its way was drawn anew when another member's approval of the same
@@ -18,18 +18,7 @@ describe.skipIf(browserSkipReason !== null)(
     const f = useInboxFixture({ width: 1280, height: 800 });
 
     it('keeps the card and its disabled buttons through another approval, then shows the answer', async () => {
-      const lead = await secondLeadWithPolicy(f, 'Ana Lima', () => [
-        { tool: 'release', approvers: ['group:leads'], required: 2 },
-      ]);
-      const run = await f.ws.runs.create(
-        scriptedRun('ask', [
-          { tool_calls: [{ name: 'release', input: { version: '7.0.0' } }] },
-          { final: 'done' },
-        ]),
-      );
-      await eventually(
-        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
-      );
+      const { lead, run } = await parkReleaseForLeads(f, 'Ana Lima', ['7.0.0']);
       const page = await f.openInbox();
       const held: (() => void)[] = [];
       await page.route(/\/tasks\/t1\/approve$/, async (route) => {

@@ -202,3 +202,23 @@ export async function secondLeadWithPolicy(
   expect(put.status).toBe(200);
   return lead;
 }
+
+/**
+ * Parks a run of `release` calls, one per version, that two leads must approve: the signed-in
+ * member and a second lead named `label` (see {@link secondLeadWithPolicy}). Answers the lead
+ * and the run once its last call waits.
+ */
+export async function parkReleaseForLeads(f: InboxFixture, label: string, versions: string[]) {
+  const lead = await secondLeadWithPolicy(f, label, () => [
+    { tool: 'release', approvers: ['group:leads'], required: 2 },
+  ]);
+  const run = await f.ws.runs.create(
+    scriptedRun('ask', [
+      { tool_calls: versions.map((version) => ({ name: 'release', input: { version } })) },
+      { final: 'done' },
+    ]),
+  );
+  const last = `t${versions.length}`;
+  await eventually(async () => (await f.ws.runs.run(run.id).task(last)).state === 'needs_approval');
+  return { lead, run };
+}

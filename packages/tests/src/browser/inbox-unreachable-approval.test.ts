@@ -1,9 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
-import { eventually, scriptedRun } from '../support/kernel.js';
 import { holdFeed } from './held-feed.js';
-import { secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
+import { parkReleaseForLeads, useInboxFixture } from './inbox-fixture.js';
 
 /*
  * A call that parked while its quorum could be met, whose second approver is then revoked:
@@ -34,23 +33,7 @@ describe.skipIf(browserSkipReason !== null)(
     }
 
     it('says too few approvers on the row, the card and the story row once an approval says so', async () => {
-      const lead = await secondLeadWithPolicy(f, 'Ana Lima', () => [
-        { tool: 'release', approvers: ['group:leads'], required: 2 },
-      ]);
-      const run = await f.ws.runs.create(
-        scriptedRun('ask', [
-          {
-            tool_calls: [
-              { name: 'release', input: { version: '5.0.0' } },
-              { name: 'release', input: { version: '5.0.1' } },
-            ],
-          },
-          { final: 'done' },
-        ]),
-      );
-      await eventually(
-        async () => (await f.ws.runs.run(run.id).task('t2')).state === 'needs_approval',
-      );
+      const { lead, run } = await parkReleaseForLeads(f, 'Ana Lima', ['5.0.0', '5.0.1']);
 
       const page = await f.openInbox();
       const row = (task: string) => page.locator(`.list [data-decision="${run.id}/${task}"]`);
@@ -111,18 +94,7 @@ describe.skipIf(browserSkipReason !== null)(
     });
 
     it("says it on a run story's row when the revoke came before the story's feed was live", async () => {
-      const lead = await secondLeadWithPolicy(f, 'Cy Park', () => [
-        { tool: 'release', approvers: ['group:leads'], required: 2 },
-      ]);
-      const run = await f.ws.runs.create(
-        scriptedRun('ask', [
-          { tool_calls: [{ name: 'release', input: { version: '7.0.0' } }] },
-          { final: 'done' },
-        ]),
-      );
-      await eventually(
-        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
-      );
+      const { lead, run } = await parkReleaseForLeads(f, 'Cy Park', ['7.0.0']);
       // The story reads its rows, and again as its run's feed replays the run's events; its
       // workspace feed (no run_id) reaches the kernel only after the revoke, so the
       // policy.changed lies before that feed's start.
@@ -155,23 +127,7 @@ describe.skipIf(browserSkipReason !== null)(
     });
 
     it('says it on the row and the card as the revoke and the policy change arrive, with no approval', async () => {
-      const lead = await secondLeadWithPolicy(f, 'Bo Chen', () => [
-        { tool: 'release', approvers: ['group:leads'], required: 2 },
-      ]);
-      const run = await f.ws.runs.create(
-        scriptedRun('ask', [
-          {
-            tool_calls: [
-              { name: 'release', input: { version: '6.0.0' } },
-              { name: 'release', input: { version: '6.0.1' } },
-            ],
-          },
-          { final: 'done' },
-        ]),
-      );
-      await eventually(
-        async () => (await f.ws.runs.run(run.id).task('t2')).state === 'needs_approval',
-      );
+      const { lead, run } = await parkReleaseForLeads(f, 'Bo Chen', ['6.0.0', '6.0.1']);
       const page = await f.openInbox();
       const row = (task: string) => page.locator(`.list [data-decision="${run.id}/${task}"]`);
       await row('t2').waitFor();
