@@ -233,18 +233,19 @@ function toolGlob(raw: string, projectRoot: string | undefined): CanonicalTarget
 }
 
 /**
- * A directory a tool lists the names of (ToolTarget's `listing`), read as a shell lister's word
- * is (`ls DIR`, `find DIR -name x`): inside the project it names only itself, so a rule reads it
- * only when it is a guarded path; one above the project root is read through (it lists the
- * project), and one elsewhere holds nothing a rule guards.
+ * A directory a tool lists the names of (ToolTarget's `listing`), read as `ls DIR` is: it names
+ * only itself, so a rule reads it only when it is a guarded path. Names alone are not guarded,
+ * so a directory above the project root (`/`) lists nothing a rule guards, as one inside it that
+ * holds a guarded directory does (`.`). An absolute path with no project root to place it in may
+ * be a guarded directory itself, so it is read through (it asks).
  */
 function listedDirectory(raw: string, projectRoot: string | undefined): CanonicalTarget {
   // A pattern's names lie under its literal directory (`secrets` of `secrets/**` + `/*.key`,
   // `.` of `{src,secrets}/*`), as find's lie under its operand whatever its -path says.
   const directory = globParts(raw.replace(/\{/g, '*'))?.directory ?? raw;
   const path = canonicalPath(directory, projectRoot);
-  if (path.rooted || path.rootedWhenFolded !== undefined) return { ...path, namedOnly: true };
-  return { ...path, names: 'directory' };
+  if (path.withoutProjectRoot === true) return { ...path, names: 'directory' };
+  return { ...path, namedOnly: true };
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { HookedAgent, PermissionRule } from '@airlock/core';
+import { evaluatePermissions, type HookedAgent, type PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { askPem, decideTool, denyEnv, denySecrets } from './fixtures/decide-tool.js';
-import { SHELL_TOOL } from './tool-manifests.js';
+import { SHELL_TOOL, TOOL_MANIFESTS } from './tool-manifests.js';
 
 const RULES = [denyEnv, denySecrets, askPem];
 
@@ -48,14 +48,45 @@ describe('a listing tool prints names, never content: read as ls and find are', 
     ['claude-code', 'LS', { path: '/' }],
     ['claude-code', 'LS', { path: '/repo/..' }],
     ['claude-code', 'Glob', { pattern: '*', path: '/' }],
+    ['claude-code', 'Glob', { pattern: '**/*.pem', path: '/' }],
+    ['gemini', 'list_directory', { dir_path: '/' }],
     ['gemini', 'list_directory', { dir_path: '..' }],
+    ['gemini', 'glob', { pattern: '*', dir_path: '/' }],
   ] as const)(
-    'asks %s %s %j, a listing above the project root, as tree .. does',
+    'grants %s %s %j, a listing above the project root: names only, as ls / runs',
     (agent, tool, input) => {
-      expect(decideTool(agent, tool, input, denyEnv)).toBe('ask');
-      expect(shell(agent, 'tree ..', denyEnv)).toBe('ask');
+      for (const rule of RULES) {
+        expect(decideTool(agent, tool, input, rule)).toBe('allow');
+        expect(shell(agent, 'ls /', rule)).toBe('allow');
+      }
     },
   );
+
+  it.each([
+    ['claude-code', 'LS', { path: '/repo/secrets' }],
+    ['claude-code', 'LS', { path: '/' }],
+    ['gemini', 'list_directory', { dir_path: '/repo/secrets' }],
+  ] as const)(
+    'asks %s %s %j with no project root: the directory may be a guarded one',
+    (agent, tool, input) => {
+      const verdict = evaluatePermissions({
+        toolName: tool,
+        input,
+        manifest: TOOL_MANIFESTS[agent],
+        projectRoot: undefined,
+        ruleSetId: 'autonomous',
+        customRuleSets: undefined,
+        approvalMode: 'bypass',
+        overlays: { conversation: [{ ruleSetId: 'autonomous', rules: [denySecrets] }] },
+      }).verdict;
+      expect(verdict).toBe('ask');
+    },
+  );
+
+  it('asks a relative listing from a working directory outside the project', () => {
+    const input = { dir_path: '.' };
+    expect(decideTool('gemini', 'list_directory', input, denySecrets, '/elsewhere')).toBe('ask');
+  });
 
   it.each([
     ['claude-code', 'Glob', { pattern: 'secrets/*' }],
@@ -94,7 +125,7 @@ describe('a listing tool prints names, never content: read as ls and find are', 
     );
   });
 
-  it.each(['/repo', '/repo/src', '/repo/config', '/repo/secrets', '/repo/.env', '/'])(
+  it.each(['/repo', '/repo/src', '/repo/config', '/repo/secrets', '/repo/.env'])(
     'answers LS of %s as Bash ls -R of it: both run unasked, or neither does',
     (path) => {
       for (const rule of RULES) {
