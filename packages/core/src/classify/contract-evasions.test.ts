@@ -92,6 +92,8 @@ const REFUSED = [
   'echo "\0"; r\0m -rf victim',
   // zsh runs `=rm` as the path of rm (its EQUALS expansion).
   '=rm -rf victim',
+  // bash's \u takes four hex digits at most: `$'\u0064d'` runs dd.
+  "$'\\u0064d' if=/dev/zero of=important.txt bs=1 count=0",
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -99,6 +99,14 @@ describe('lexShellLine', () => {
       dynamic: false,
     });
   });
+
+  it('reads at most four hex digits after \\u and eight after \\U, as bash does', () => {
+    const operand = (line: string) => lexShellLine(line).segments[0]!.words[1]!.text;
+    expect(operand("cat $'\\u0073ecrets/key'")).toBe('secrets/key');
+    expect(operand("cat $'\\U0073ecrets'")).toBe('\u73ecrets');
+    expect(operand("cat $'\\x2eenv'")).toBe('.env');
+    expect(operand("cat $'a\\?b'")).toBe('a?b');
+  });
 });
 
 describe('hostile input', () => {

@@ -13,6 +13,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   '\\': '\\',
   "'": "'",
   '"': '"',
+  '?': '?',
 };
 
 /** Decodes one `$'...'` escape at `at` (after the backslash): its text and length. */
@@ -26,9 +27,10 @@ export function decodeEscape(source: string, at: number): [string, number] {
   }
   const hex = /^x([0-9A-Fa-f]{1,2})/.exec(source.slice(at));
   if (hex) return [String.fromCharCode(Number.parseInt(hex[1]!, 16)), hex[0].length];
-  const unicode = /^[uU]([0-9A-Fa-f]{1,8})/.exec(source.slice(at));
+  // `\u` takes at most four hex digits, `\U` eight: `$'\u0073ecrets'` is `secrets`.
+  const unicode = /^(?:u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8}))/.exec(source.slice(at));
   if (unicode) {
-    const code = Number.parseInt(unicode[1]!, 16);
+    const code = Number.parseInt((unicode[1] ?? unicode[2])!, 16);
     return [code <= 0x10ffff ? String.fromCodePoint(code) : '', unicode[0].length];
   }
   const octal = /^[0-7]{1,3}/.exec(source.slice(at));

@@ -28,6 +28,8 @@ describe('paths a shell command names past its plain words', () => {
     // A wrapper's own words.
     'env -C secrets cat key',
     'flock secrets/lock true',
+    // A $'...' escape: \u takes four hex digits at most, so `\u0073ecrets` is `secrets`.
+    "cat $'\\u0073ecrets/key'",
   ])('asks for %j', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
