@@ -88,10 +88,16 @@ export class ChannelSenders {
   /**
    * Sends a delivery; `signal` cancels it (the attempt's deadline, a shutdown):
    * every channel closes its connection, so once this rejects nothing of the
-   * send is still under way.
+   * send is still under way. A Slack notice whose call no longer waits
+   * (`noLongerAsks`, see notice-standing.ts) is posted without its buttons,
+   * ending with that line.
    * @throws Error when the channel refuses it or cannot be reached (the attempt failed).
    */
-  async send(delivery: DeliveryRow, now: number, signal?: AbortSignal): Promise<SentRef> {
+  async send(
+    delivery: DeliveryRow,
+    options: { now: number; signal?: AbortSignal | undefined; noLongerAsks?: string | undefined },
+  ): Promise<SentRef> {
+    const { now, signal, noLongerAsks } = options;
     const channel = this.channelOf(delivery);
     if (!channel) throw new Error(`no channel ${delivery.channel} is configured any more`);
     const payload = JSON.parse(delivery.payload) as NotificationPayload;
@@ -99,8 +105,12 @@ export class ChannelSenders {
       case 'webhook':
         await sendWebhook(channel, delivery, { now, signal });
         return null;
-      case 'slack':
-        return (await this.slackSender(channel)).post(delivery.id, payload, signal);
+      case 'slack': {
+        const sender = await this.slackSender(channel);
+        if (noLongerAsks === undefined) return sender.post(delivery.id, payload, signal);
+        const closed = decidedMessage(noticeMessage(delivery.id, payload), noLongerAsks);
+        return sender.postMessage(closed, signal);
+      }
       case 'email': {
         const sender = await this.emailSender(channel);
         await sender.send(delivery.id, payload, {

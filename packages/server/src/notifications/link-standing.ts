@@ -22,7 +22,7 @@ export type LinkStanding =
   | { open: false; title: string; text: string };
 
 /** What became of a row that no longer waits, in the words of a settled Slack message. */
-function whatBecame(row: TaskTable, decider: string): string {
+export function whatBecame(row: TaskTable, decider: string): string {
   if (row.state === 'timed_out') return 'Expired: nobody decided in time';
   if (row.state === 'failed' && row.error_code === 'approval_denied') {
     return `Denied by ${decider}`;

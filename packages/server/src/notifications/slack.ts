@@ -76,7 +76,18 @@ export class SlackSender {
     payload: NotificationPayload,
     signal?: AbortSignal | undefined,
   ): Promise<string> {
-    const message = noticeMessage(deliveryId, payload);
+    return this.postMessage(noticeMessage(deliveryId, payload), signal);
+  }
+
+  /**
+   * Posts a message already built (a notice whose call no longer waits, without
+   * its buttons); answers `channel:ts` of the message. `signal` cancels the request.
+   * @throws Error when Slack refuses it, cannot be reached or `signal` aborts.
+   */
+  async postMessage(
+    message: { text: string; blocks: Record<string, unknown>[] },
+    signal?: AbortSignal | undefined,
+  ): Promise<string> {
     const answer = await this.clientFor(signal).chat.postMessage({
       channel: this.channel.channel,
       text: message.text,

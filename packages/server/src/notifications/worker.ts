@@ -17,6 +17,7 @@ import {
   NoticeNotPosted,
   settleTarget,
 } from './message-settle.js';
+import { noticeNoLongerAsks } from './notice-standing.js';
 import { PartlySent, reachedRef } from './partly-sent.js';
 
 /** How the delivery worker runs. */
@@ -223,7 +224,10 @@ export class DeliveryWorker {
       // Sent again: the message it was posted as before loses its buttons first.
       const earlier = earlierMessage(delivery);
       if (earlier) await senders.retire(delivery, earlier, signal);
-      return senders.send(delivery, store.now(), signal);
+      // Its call may have stopped waiting unseen (decided by a kernel without Slack, pruned).
+      const noLongerAsks =
+        delivery.channel_kind === 'slack' ? await noticeNoLongerAsks(store, delivery) : undefined;
+      return senders.send(delivery, { now: store.now(), signal, noLongerAsks });
     }
     const target = await settleTarget(store, delivery);
     return target ? senders.settle(delivery, target, signal) : null;
