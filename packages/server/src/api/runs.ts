@@ -81,11 +81,22 @@ export const getRun = implement(
   },
 );
 
-/** POST /api/v1/workspaces/{ws}/runs/{run}/stop */
+/**
+ * POST /api/v1/workspaces/{ws}/runs/{run}/stop. Idempotent: a run that already
+ * ended (stopped, completed or failed) is answered as it is, so a client that
+ * retries a stop whose answer it lost, or a second operator, is not refused.
+ * @throws run_not_found for a run the credential may not see.
+ */
 export const stopRunOperation = implement(
   OPERATION_CONTRACTS['runs.stop'],
-  ({ kernel, principal }, input) => {
-    return stopRun(kernel.context, principal, input.run_id, { end: 'canceled' });
+  async ({ kernel, principal }, input) => {
+    try {
+      return await stopRun(kernel.context, principal, input.run_id, { end: 'canceled' });
+    } catch (error) {
+      if (!(error instanceof AirlockError) || error.code !== 'run_not_running') throw error;
+      // An ended run never runs again (a regenerate makes a new run): this read is its last state.
+      return runView(await readRun(kernel.context.store, principal.workspace_id, input.run_id));
+    }
   },
 );
 

@@ -152,7 +152,10 @@ describe('typed errors from a real kernel', () => {
     expect(guardsFor(error)).toEqual(['isConflictError']);
     expect(error).toMatchObject({ code: 'task_not_waiting', status: 409 });
     await ws.runs.run(created.id).stop();
-    const ended = await failure(ws.runs.run(created.id).stop());
+    // Stopping is idempotent (the run answered as it is); abandoning an ended run is a conflict.
+    expect((await ws.runs.run(created.id).stop()).state).toBe('canceled');
+    const ended = await failure(ws.runs.run(created.id).abandon());
+    expect(ended).toBeInstanceOf(ConflictError);
     expect(ended).toMatchObject({ code: 'run_not_running', status: 409 });
   });
 

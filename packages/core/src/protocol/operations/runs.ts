@@ -93,11 +93,12 @@ export const getRunContract = defineContract({
 /** POST /api/v1/workspaces/{ws}/runs/{run}/stop */
 export const stopRunContract = defineContract({
   ...operationRoute('runs.stop'),
-  summary: 'Stop a run: unstarted rows, parked ones included, are canceled',
+  summary:
+    'Stop a run: unstarted rows, parked ones included, are canceled; a run that already ended is answered as it is',
   planes: ['agent', 'member'],
   input: z.strictObject(RunParams),
   output: RunViewSchema,
-  errors: ['run_not_found', 'run_not_running'],
+  errors: ['run_not_found'],
 });
 
 /** POST /api/v1/workspaces/{ws}/runs/{run}/abandon */

@@ -18,8 +18,9 @@ export const RUNS_HELP = `Usage:
 
 Lists, shows and stops the workspace's runs. list shows the newest 100
 unless --limit says (1 to 1000); when more runs exist it prints the command
-that reads the next page (--cursor); --all reads every page. Needs a member
-credential (an agent credential may list and show).
+that reads the next page (--cursor); --all reads every page. stop of a run
+that already ended changes nothing and says so (exit 0). Needs a member
+credential (an agent credential acts on its own application's runs only).
 
 ${CONNECTION_HELP}`;
 
@@ -114,8 +115,13 @@ export async function runs(argv: string[]): Promise<number> {
       return 0;
     }
     case 'stop': {
+      // The kernel answers a run that had already ended as it is: the state before tells which.
+      const before = await connection.call('runs.get', run());
       const body = await connection.call('runs.stop', run());
-      print(connection, body, () => [`stopped: ${runLine(body)}`]);
+      const stoppedNow = before.state === 'running' && body.state === 'canceled';
+      print(connection, body, () => [
+        `${stoppedNow ? 'stopped' : 'already ended, nothing to stop'}: ${runLine(body)}`,
+      ]);
       return 0;
     }
     default:
