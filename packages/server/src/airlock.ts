@@ -22,6 +22,7 @@ import {
 import { defaultPublicUrl } from './notifications/payload.js';
 import type { OpenAISettings } from './providers/openai.js';
 import { defaultProviders } from './providers/registry.js';
+import { forgetCredentials } from './store/accounts.js';
 import { warnOfOtherSessions } from './store/pending-upgrade.js';
 import { holdDataDir } from './store/sqlite/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
@@ -210,6 +211,12 @@ async function startParts(
   const hub = new FeedHub(store, logger);
   await hub.start();
   parts.hub = hub;
+  // A revocation committed anywhere (another kernel, the operator's CLI) ends what it held here now.
+  hub.onCredentialsEnded(() => {
+    // Tokens this process resolved in the last second would still pass from its cache.
+    forgetCredentials(store);
+    for (const ended of kernel.credentialEnds) ended();
+  });
   // Several kernels share a database server: a run another one ends aborts this one's model request.
   if (!store.dataDir) hearRunEndsThrough(kernel.context, runEndsHeardThrough(hub));
   if (metrics) connectMetrics(metrics, { store, hub, pruner: kernel.pruner });

@@ -71,6 +71,8 @@ export class FeedHub {
 
   /** What a catch-up asks of the hub. */
   private readonly catchUpHost: CatchUpHost;
+  /** Told when a dispatched event ended credentials, whichever process committed it. */
+  private readonly credentialEndListeners = new Set<() => void>();
 
   constructor(
     private readonly store: Store,
@@ -102,6 +104,18 @@ export class FeedHub {
       }
     }, this.safetyPollMs);
     this.poll.unref();
+  }
+
+  /**
+   * Calls `listener` whenever a credential revocation or an application's
+   * removal reaches a workspace this process has feeds in, committed by this
+   * kernel, another kernel sharing the database, or the operator's CLI: the
+   * credentials those feeds hold are asked about again at once, not at the
+   * next recheck. Returns the function that stops telling it.
+   */
+  onCredentialsEnded(listener: () => void): () => void {
+    this.credentialEndListeners.add(listener);
+    return () => this.credentialEndListeners.delete(listener);
   }
 
   /** Subscribes to a workspace's events (optionally one run's) after a sequence number. */
@@ -253,6 +267,9 @@ export class FeedHub {
     }
     feed.head = rows[rows.length - 1]!.seq;
     for (const [subscriber, batch] of batches) this.deliver(subscriber, batch);
+    if (this.credentialEndListeners.size > 0 && rows.some(endsCredentials)) {
+      for (const listener of this.credentialEndListeners) listener();
+    }
     for (const subscriber of feed.lagging) void this.catchUp(feed, subscriber);
   }
 
@@ -352,5 +369,21 @@ export class FeedHub {
     this.feeds.clear();
     clearTimeout(this.quietTimer);
     await this.listener?.close();
+  }
+}
+
+/** The policy changes after which a credential may no longer work. */
+const CREDENTIAL_ENDING_CHANGES: ReadonlySet<unknown> = new Set([
+  'credential_revoked',
+  'agent_application_removed',
+]);
+
+/** Whether a stored event records a credential revoked or an application removed. */
+function endsCredentials(row: RunEventTable): boolean {
+  if (row.type !== 'policy.changed') return false;
+  try {
+    return CREDENTIAL_ENDING_CHANGES.has((JSON.parse(row.data) as { change?: unknown }).change);
+  } catch {
+    return false;
   }
 }

@@ -66,8 +66,9 @@ export class Kernel {
   /** Applies workspaces' retention policies, started from the clock sweep. */
   readonly pruner: RetentionPruner | undefined;
   /**
-   * Told when this kernel revoked a credential or removed an application, so what they hold open
-   * here ends now rather than at the next recheck (another process's revocation waits for that).
+   * Told when a credential was revoked or an application removed, so what they hold open here
+   * ends now rather than at the next recheck: by this kernel's own revocations, and through the
+   * feed hub by those another process committed in a workspace this one has feeds in.
    */
   readonly credentialEnds = new Set<() => void>();
 
