@@ -61,7 +61,7 @@ function isSlackQuestion(delivery: Pick<DeliveryRow, 'channel_kind' | 'event_typ
 }
 
 /** The notice a delivery settles, when it is a settle. */
-function settledNotice(delivery: TaskDelivery): string | undefined {
+export function settledNotice(delivery: TaskDelivery): string | undefined {
   if (delivery.event_type !== MESSAGE_SETTLED) return undefined;
   return (JSON.parse(delivery.payload) as SettlePayload).data.notice_id;
 }

@@ -1,10 +1,12 @@
 import { taskVersion } from '../kernel/views.js';
-import type { DeliveryRow } from '../store/notifications.js';
+import { type DeliveryRow, findDelivery, listTaskDeliveries } from '../store/notifications.js';
 import { principalRoster } from '../store/principal-roster.js';
 import type { Reader } from '../store/reader.js';
 import { findTask } from '../store/tasks.js';
 import { whatBecame } from './link-standing.js';
+import { settledNotice } from './message-settle.js';
 import type { NotificationPayload } from './payload.js';
+import { type ButtonValue, decidedMessage, noticeMessage } from './slack-blocks.js';
 
 /** What a notice's message says of a call whose row the store no longer holds. */
 export const CALL_GONE =
@@ -30,14 +32,57 @@ export async function noticeNoLongerAsks(
   const payload = JSON.parse(notice.payload) as NotificationPayload;
   if (payload.type !== 'airlock.task.parked' || !payload.data.task) return undefined;
   if (!notice.run_id || !notice.task_key) return undefined;
-  const row = await findTask(reader, notice.run_id, notice.task_key);
+  return callNoLongerAsks(reader, {
+    workspace_id: notice.workspace_id,
+    run_id: notice.run_id,
+    task_key: notice.task_key,
+    version: payload.data.task.version,
+  });
+}
+
+/**
+ * What became of a call that no longer waits at `version` (decided, changed,
+ * gone), in the words of a settled message; undefined while it waits at it.
+ */
+export async function callNoLongerAsks(
+  reader: Reader,
+  call: { workspace_id: string; run_id: string; task_key: string; version: string },
+): Promise<string | undefined> {
+  const row = await findTask(reader, call.run_id, call.task_key);
   if (!row) return CALL_GONE;
   if (row.state !== 'needs_approval') {
     const names = row.decided_by
-      ? (await principalRoster(reader, notice.workspace_id)).names
+      ? (await principalRoster(reader, call.workspace_id)).names
       : new Map<string, string>();
     const name = row.decided_by ? names.get(row.decided_by) : undefined;
     return whatBecame(row, name ? `${name} (${row.decided_by})` : (row.decided_by ?? 'someone'));
   }
-  return taskVersion(row) === payload.data.task.version ? undefined : CALL_CHANGED;
+  return taskVersion(row) === call.version ? undefined : CALL_CHANGED;
+}
+
+/**
+ * The message a pressed notice is to show instead, when its call no longer
+ * waits at the version on the button and no settle of the outbox will reach
+ * it (the call was decided by a kernel without this Slack channel, or is
+ * gone): the notice rebuilt from the outbox (else the message as pressed)
+ * without buttons, ending with what became of the call. Undefined while the
+ * call waits, or when a settle of the notice is under way or done.
+ */
+export async function orphanedMessage(
+  reader: Reader,
+  button: ButtonValue,
+  pressed: { text: string; blocks: Record<string, unknown>[] },
+): Promise<{ text: string; blocks: Record<string, unknown>[] } | undefined> {
+  const line = await callNoLongerAsks(reader, button);
+  if (line === undefined) return undefined;
+  const deliveries = await listTaskDeliveries(reader, button.run_id, button.task_key);
+  if (deliveries.some((delivery) => settledNotice(delivery) === button.delivery_id)) {
+    return undefined;
+  }
+  const notice = await findDelivery(reader, button.workspace_id, button.delivery_id);
+  if (notice) {
+    const payload = JSON.parse(notice.payload) as NotificationPayload;
+    return decidedMessage(noticeMessage(notice.id, payload), line);
+  }
+  return pressed.blocks.length > 0 ? decidedMessage(pressed, line) : undefined;
 }

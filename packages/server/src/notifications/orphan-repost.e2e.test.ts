@@ -3,9 +3,12 @@ import { type Airlock, startAirlock } from '../airlock.js';
 import { enqueueDeliveries, findDelivery } from '../store/notifications.js';
 import { client, waitFor } from '../testing/harness.js';
 import { FAST_DELIVERY, freePort } from '../testing/notify-kit.js';
+import { press, signed } from '../testing/slack-kit.js';
 import {
   CHANNELS,
   hasButtons,
+  postedTs,
+  postedWithButtons,
   type Slack,
   slackCalls,
   slackChannelsConfig,
@@ -154,6 +157,37 @@ for (const backend of all) {
             .filter((n) => n.event_type === 'task.parked')
             .map((n) => n.state);
           expect(states).toEqual(['delivered', 'delivered']);
+        } finally {
+          await again.close();
+        }
+      });
+
+      it('a press on a message whose call was decided elsewhere takes its buttons away', async () => {
+        const slack = await deploy();
+        const runId = await d().park();
+        const [message] = await postedWithButtons(slack);
+        const ts = postedTs(slack, CHANNELS.approvals);
+        await decideElsewhere(runId, 'deny');
+        const again = await restart(slack);
+        try {
+          const body = press(message!, 'airlock_approve', 'U_ALICE', {
+            channel: CHANNELS.approvals,
+            ts,
+          });
+          const endpoint = `${again.url}/notifications/slack/${d().workspaceId}/approvals/interactions`;
+          const pressed = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+          expect(pressed.status).toBe(200);
+          const told = await waitFor(async () => slackCalls(slack, 'postEphemeral')[0], {
+            what: 'the presser told',
+          });
+          expect(String(told.text)).toMatch(/run_not_running|task_not_waiting/);
+          const update = await waitFor(
+            async () => slackCalls(slack, 'update').find((u) => u.ts === ts),
+            { what: 'the pressed message updated' },
+          );
+          expect(hasButtons(update)).toBe(false);
+          expect(JSON.stringify(update.blocks)).toMatch(/Denied by/);
+          expect(JSON.stringify(update.blocks)).toContain('rm -rf /tmp/x');
         } finally {
           await again.close();
         }

@@ -5,6 +5,7 @@ import type { KernelContext } from '../kernel/context.js';
 import type { SlackChannelConfig } from './config.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
 import { settleAgainIfChanged } from './message-settle.js';
+import { orphanedMessage } from './notice-standing.js';
 import type { SlackSender } from './slack.js';
 import { APPROVE_ACTION, type ButtonValue, DENY_ACTION, progressMessage } from './slack-blocks.js';
 
@@ -184,9 +185,11 @@ export async function handleSlackInteraction(options: {
   } catch (error) {
     if (!(error instanceof AirlockError)) throw error;
     const text = `Airlock did not record your press: ${error.detail} (${error.code})`;
-    return thenTell(
-      () => sender.tellOnly({ channel: slackChannel, user }, text),
-      'slack ephemeral failed',
-    );
+    return thenTell(async () => {
+      await sender.tellOnly({ channel: slackChannel, user }, text);
+      // A message nothing settles (its call decided where Slack is not configured) loses its buttons now.
+      const orphaned = await orphanedMessage(ctx.store, button, pressedMessage(payload));
+      if (orphaned) await sender.update({ channel: slackChannel, ts }, orphaned);
+    }, 'slack ephemeral failed');
   }
 }
