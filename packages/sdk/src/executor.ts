@@ -1,19 +1,17 @@
-import type { CableMessage } from '@airlock/core';
-import { AirlockError, ConnectionError, isForbiddenError, isUnauthorizedError } from './errors.js';
-import { cableUrl } from './executor/cable-url.js';
+import { AirlockError, ConnectionError } from './errors.js';
+import { openCable } from './executor/cable.js';
 import { claimOf, claimOfNext } from './executor/claim-answer.js';
 import { claimGroups } from './executor/claim-groups.js';
 import { commitOutcome } from './executor/commit.js';
 import { DEFAULT_BODY_LIMIT } from './executor/commit-fit.js';
+import { isLastingFailure } from './executor/lasting-failure.js';
 import { holdLease, untilDeadline } from './executor/lease.js';
 import { tell } from './executor/listeners.js';
 import { checkExecutorOptions } from './executor/options.js';
 import { ranView, ToolError } from './executor/outcome.js';
 import { runHandler } from './executor/run-handler.js';
-import { isPosition } from './internal/frames.js';
 import { nextTurn } from './internal/next-turn.js';
 import { createOperations } from './internal/operations.js';
-import { LiveSocket } from './internal/socket.js';
 import type { ClaimView, TaskView } from './views.js';
 
 export { ToolError };
@@ -45,8 +43,10 @@ const NOT_OURS: readonly string[] = [
  * signal tied to the lease and the task's deadline, heartbeats while it runs,
  * and commits the result or the failure. A hook task's result is checked with
  * core's `validateHookResult` first; an invalid one is committed as a failure.
- * An executor whose credential the kernel refuses (UnauthorizedError, ForbiddenError) stops
- * claiming, polling and reconnecting, telling onError once.
+ * An executor the kernel refuses for good (a refused credential, a url whose routes answer
+ * 404, claims it always refuses, a TLS failure: see isLastingFailure) ends: it stops claiming,
+ * polling and reconnecting, tells onError once, and `ready` and `closed` reject with the error.
+ * No answer, 408, 429 and 5xx are tried again (the cable backs off) until close().
  * @throws ValidationError `invalid_input` for options it cannot serve with (see checkExecutorOptions).
  */
 export function createExecutor(options: ExecutorOptions): Executor {
@@ -67,24 +67,30 @@ export function createExecutor(options: ExecutorOptions): Executor {
   /** Claim requests not yet answered: close waits for each, and hands back what it brings. */
   const claiming = new Set<Promise<void>>();
   let closing = false;
-  /** Set once the kernel refused the credential: nothing more is claimed (see stopIfRefused). */
-  let refused = false;
+  /** The failure that ended the executor for good: nothing more is claimed (see end). */
+  let ended: Error | null = null;
   const closed = new AbortController();
   let draining = false;
   let again = false;
-  let lastSeq = 0;
   let markReady: () => void = () => {};
   let refuseReady: (error: Error) => void = () => {};
   const ready = new Promise<void>((resolve, reject) => {
     markReady = resolve;
     refuseReady = reject;
   });
-  // Nobody has to await `ready`; a refusal is also reported to onError.
+  let markStopped: () => void = () => {};
+  let failStopped: (error: Error) => void = () => {};
+  const stopped = new Promise<void>((resolve, reject) => {
+    markStopped = resolve;
+    failStopped = reject;
+  });
+  // Nobody has to await `ready` or `closed`; a failure is also reported to onError.
   ready.catch(() => {});
+  stopped.catch(() => {});
 
   const drain = async (): Promise<void> => {
     // The kernel reads an empty name list as "any tool": an executor serving none claims nothing.
-    if (toolNames.length === 0 || refused) return;
+    if (toolNames.length === 0 || ended) return;
     if (draining) {
       again = true;
       return;
@@ -107,9 +113,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
         }
       } while (again && !closing);
     } catch (error) {
-      if (refused) return;
-      report(error as Error, null);
-      stopIfRefused(error);
+      if (ended) return;
+      if (isLastingFailure(error)) end(error as Error);
+      else report(error as Error, null);
     } finally {
       draining = false;
     }
@@ -288,63 +294,40 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
   };
 
-  const cable = new LiveSocket({
-    url: () => cableUrl(options, lastSeq),
-    WebSocket: options.WebSocket,
-    // A cable that never says ready is dropped and retried within the executor's timeout, as its requests are.
-    handshakeMs: options.timeoutMs,
-    check: async () => {
-      try {
-        await operations.executor.inbox.query({ limit: 1 });
-      } catch (error) {
-        // The first connection never got through: say so now; the cable keeps retrying.
-        if (error instanceof ConnectionError) refuseReady(error);
-        throw error;
-      }
+  const cable = openCable(options, operations, {
+    onReady: () => {
+      markReady();
+      void drain();
     },
-    onMessage: (received) => {
-      // Core's CableMessageSchema declares what the kernel sends; a position is checked before
-      // it is kept, since the cable resumes after it (NaN would be refused on every reconnect).
-      const message = received as CableMessage;
-      if (message.type === 'work_available') {
-        if (isPosition(message.seq)) lastSeq = Math.max(lastSeq, message.seq);
-        if (options.leaves?.(message)) return;
-        if (message.kind === 'tool' || message.kind === 'hook') void drain();
-      } else if (received.type === 'resync') {
-        // The kernel no longer has what follows lastSeq (retention, a restore): start again at
-        // the head, whose `ready` drains the inbox whole; resuming there would be refused for ever.
-        lastSeq = 0;
-      } else if (message.type === 'ready') {
-        if (isPosition(message.after)) lastSeq = Math.max(lastSeq, message.after);
-        markReady();
-        void drain();
-      }
-    },
-    onFatal: (error) => {
-      refuseReady(error);
-      if (refused) return;
-      report(error, null);
-      stopIfRefused(error);
-    },
+    onWork: () => void drain(),
+    onUnreachable: (error) => refuseReady(error),
+    onFatal: (error) => end(error),
   });
-  cable.start();
   const poll = setInterval(() => void drain(), options.pollMs ?? 10_000);
   (poll as { unref?: () => void }).unref?.();
 
+  /** Claims, rows handed back and running rows, once each has ended. */
+  const workEnded = () =>
+    Promise.allSettled([...claiming]).then(() => Promise.allSettled([...inFlight]));
+
   /**
-   * Stops claiming for good once the kernel refuses the credential (revoked, or not an
-   * executor's): every claim and poll would be refused again, told to onError without end.
+   * Ends the executor for good on a failure asking again cannot mend (see isLastingFailure):
+   * every claim and poll would fail again, told to onError without end. Rows it runs still try
+   * to commit; `closed` rejects once they ended.
    */
-  function stopIfRefused(error: unknown): void {
-    if (!isUnauthorizedError(error) && !isForbiddenError(error)) return;
-    refused = true;
+  function end(error: Error): void {
+    if (ended || closing) return;
+    ended = error;
     refuseReady(error);
+    report(error, null);
     clearInterval(poll);
     cable.close();
+    void workEnded().then(() => failStopped(error));
   }
 
   return {
     ready,
+    closed: stopped,
     leaseMs,
     get running() {
       return inFlight.size;
@@ -378,22 +361,22 @@ export function createExecutor(options: ExecutorOptions): Executor {
       clearInterval(poll);
       cable.close();
       // A claim asked for before closing may still land: it is handed back, and waited for too.
-      const settled = Promise.allSettled([...claiming]).then(() =>
-        Promise.allSettled([...inFlight]),
-      );
-      if (!closeOptions.abort) {
+      const settled = workEnded();
+      if (closeOptions.abort) {
+        // Every aborted row ends within its release's wait; a commit already on the wire may not.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          settled,
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, ABORT_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+      } else {
         await settled;
-        return;
       }
-      // Every aborted row ends within its release's wait; a commit already on the wire may not.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        settled,
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, ABORT_WAIT_MS);
-        }),
-      ]);
-      clearTimeout(timer);
+      // An executor that ended on a failure keeps `closed` rejected with it.
+      if (!ended) markStopped();
     },
   };
 }

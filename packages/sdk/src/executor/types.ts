@@ -97,13 +97,24 @@ export interface Executor {
    * typed error when the kernel refuses the token, with a ConnectionError when
    * the kernel cannot be reached (a DeadlineExceededError when it does not
    * answer within `timeoutMs`; the cable keeps retrying until closed), or
-   * when the executor closes first. Once the kernel refuses the credential
-   * (UnauthorizedError: revoked; ForbiddenError: not an executor's), before or
-   * after `ready`, the executor stops claiming, polling and reconnecting, and
-   * tells onError once; rows it runs still try to commit. Close it and start
-   * one with a working credential.
+   * when the executor closes first, or with the error that ended it (see `closed`).
    */
   readonly ready: Promise<void>;
+  /**
+   * Settles once the executor stopped for good: resolves when `close()` has. Rejects with
+   * the typed error, its stable `code` and `status`, when the kernel (or what answers at
+   * `url`) refuses the executor in a way asking again would not mend, before or after
+   * `ready`: the credential (UnauthorizedError: revoked; ForbiddenError: not an
+   * executor's), any other 4xx but 408 and 429 (NotFoundError `not_found` from a url
+   * whose routes are elsewhere, a claim refused as it stands), a success that is not the
+   * kernel's answer (ServerError `internal`, another web server), or a TLS failure
+   * (ConnectionError `connection_failed`). The executor then stops claiming, polling and
+   * reconnecting and tells onError once; rows it runs still try to commit, and `closed`
+   * rejects once they ended. Start a new executor once the cause is mended. No answer
+   * (refused, reset, timed out), 408, 429 and 5xx are tried again with backoff until
+   * `close()`.
+   */
+  readonly closed: Promise<void>;
   /** How many tasks are running now. */
   readonly running: number;
   /** The lease this executor asks for on each claim (and heartbeats back to). */

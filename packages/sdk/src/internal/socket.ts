@@ -61,6 +61,8 @@ export interface LiveSocketOptions {
   check?(): Promise<void>;
   /** Called once when the socket gives up for good. */
   onFatal(error: Error): void;
+  /** Whether a failure of `check` is worth trying again (default {@link isPassingFailure}). */
+  isPassing?(error: unknown): boolean;
   /** Delay before the first reconnect; doubles up to 5 s. */
   retryMs?: number | undefined;
   /**
@@ -151,7 +153,7 @@ export class LiveSocket {
       if (this.attempt > 0 && this.options.check) await this.options.check();
       Socket = await resolveWebSocket(this.options.WebSocket);
     } catch (error) {
-      if (isPassingFailure(error)) {
+      if ((this.options.isPassing ?? isPassingFailure)(error)) {
         this.scheduleReconnect();
         return;
       }

@@ -61,6 +61,7 @@ describe('an executor whose credential the kernel refuses', () => {
     expect(refused.errors).toHaveLength(1);
     expect(isForbiddenError(refused.errors[0])).toBe(true);
     expect(refused.requests()).toBe(sent);
+    expect(await rejectionOf(refused.executor.closed)).toBe(error);
   });
 
   it('a credential revoked while it serves: told once as UnauthorizedError, then it claims no more', async () => {
@@ -85,5 +86,6 @@ describe('an executor whose credential the kernel refuses', () => {
     expect(revoked.errors).toHaveLength(1);
     expect(isUnauthorizedError(revoked.errors[0])).toBe(true);
     expect(revoked.requests()).toBe(sent);
+    expect(await rejectionOf(revoked.executor.closed)).toBe(revoked.errors[0]);
   });
 });

@@ -64,6 +64,13 @@ describe('the SDK pointed at a web server that is not the kernel', () => {
       expect(isServerError(error)).toBe(true);
       expect(error).toEqual(notTheKernel());
       expect(told).toEqual([error]);
+      // It ended: asking again would get the same page.
+      expect(
+        await executor.closed.then(
+          () => null,
+          (reason: unknown) => reason,
+        ),
+      ).toBe(error);
     } finally {
       await executor.close();
     }

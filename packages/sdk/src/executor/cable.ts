@@ -1,0 +1,70 @@
+import type { CableMessage } from '@airlock/core';
+import { ConnectionError } from '../errors.js';
+import { isPosition } from '../internal/frames.js';
+import { LiveSocket } from '../internal/socket.js';
+import type { OperationsClient } from '../internal/transport.js';
+import { cableUrl } from './cable-url.js';
+import { isLastingFailure } from './lasting-failure.js';
+import type { ExecutorOptions } from './types.js';
+
+/** What the executor does with what its cable hears. */
+export interface CableListeners {
+  /** The cable said `ready` (it is connected, and the inbox is worth draining). */
+  onReady(): void;
+  /** A nudge about a tool or hook row nobody in the process leaves alone. */
+  onWork(): void;
+  /** The first connection could not reach the kernel: `ready` rejects, the cable keeps trying. */
+  onUnreachable(error: Error): void;
+  /** The cable gave up for good (see isLastingFailure). */
+  onFatal(error: Error): void;
+}
+
+/**
+ * Opens the executor's cable: it resumes after the last nudge it saw, checks the kernel with
+ * an inbox read before each reconnect, and gives up on a failure asking again cannot mend.
+ */
+export function openCable(
+  options: ExecutorOptions,
+  operations: OperationsClient,
+  listeners: CableListeners,
+): LiveSocket {
+  let lastSeq = 0;
+  const cable = new LiveSocket({
+    url: () => cableUrl(options, lastSeq),
+    WebSocket: options.WebSocket,
+    // A cable that never says ready is dropped and retried within the executor's timeout, as its requests are.
+    handshakeMs: options.timeoutMs,
+    check: async () => {
+      try {
+        await operations.executor.inbox.query({ limit: 1 });
+      } catch (error) {
+        // The first connection never got through: say so now; the cable keeps retrying.
+        if (error instanceof ConnectionError && !isLastingFailure(error)) {
+          listeners.onUnreachable(error);
+        }
+        throw error;
+      }
+    },
+    isPassing: (error) => !isLastingFailure(error),
+    onMessage: (received) => {
+      // Core's CableMessageSchema declares what the kernel sends; a position is checked before
+      // it is kept, since the cable resumes after it (NaN would be refused on every reconnect).
+      const message = received as CableMessage;
+      if (message.type === 'work_available') {
+        if (isPosition(message.seq)) lastSeq = Math.max(lastSeq, message.seq);
+        if (options.leaves?.(message)) return;
+        if (message.kind === 'tool' || message.kind === 'hook') listeners.onWork();
+      } else if (received.type === 'resync') {
+        // The kernel no longer has what follows lastSeq (retention, a restore): start again at
+        // the head, whose `ready` drains the inbox whole; resuming there would be refused for ever.
+        lastSeq = 0;
+      } else if (message.type === 'ready') {
+        if (isPosition(message.after)) lastSeq = Math.max(lastSeq, message.after);
+        listeners.onReady();
+      }
+    },
+    onFatal: (error) => listeners.onFatal(error),
+  });
+  cable.start();
+  return cable;
+}
