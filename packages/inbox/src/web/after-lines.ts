@@ -1,6 +1,7 @@
 import type { Decision } from '@airlock/sdk';
 import { h } from './dom.js';
 import { decisionKey } from './render.js';
+import { type Words, wordsNodes, wordsText } from './words.js';
 
 /** How many "approved by you" lines stay on the page. */
 const KEPT = 10;
@@ -20,16 +21,17 @@ export class AfterLines {
    * Adds a line about a decision this page made; `say` has a screen reader
    * say it too (a card's verb, whose card goes away with its own message).
    */
-  add(decision: Decision, done: string, say = false): void {
+  add(decision: Decision, done: Words, say = false): void {
     if (say) {
       // Emptied first: the same words for the next call are said again.
       this.said.textContent = '';
-      this.said.append(done);
+      this.said.append(wordsText(done));
     }
     const line = h(
       'p',
       { class: 'after', 'data-after': decisionKey(decision) },
-      `${done} `,
+      ...wordsNodes(done),
+      ' ',
       h('a', { href: `#/runs/${encodeURIComponent(decision.run_id)}` }, 'See the run'),
       ` (${decision.run_id}, task ${decision.task_key}).`,
     );

@@ -1,16 +1,17 @@
 import type { Decision, TaskView } from '@airlock/sdk';
 import { approvedWords, decidedElsewhere, goesAhead, missedWords } from './card-verbs.js';
-import { h } from './dom.js';
+import { h, isolated } from './dom.js';
 import { summaryOf } from './list-row.js';
 import { refusalWords } from './refusal-words.js';
 import { endSessionOnVerb } from './session-end.js';
+import { type Words, wordsNodes } from './words.js';
 
 /** What the bulk bar needs from the list. */
 export interface BulkHost {
   /** The decisions of these keys still on the list (a row not read yet is read now). */
   decisions(keys: string[]): Promise<Decision[]>;
   /** One of them was decided here (`done` says how), or elsewhere first (null). */
-  settled(decision: Decision, done: string | null): void;
+  settled(decision: Decision, done: Words | null): void;
   /** An approval counted toward a quorum, and the call waits for more: its row stays. */
   progressed(decision: Decision, done: string): void;
   /** The decision's row as the kernel has it now (what became of it); null when unreadable. */
@@ -144,7 +145,7 @@ export class BulkBar {
     decision: Decision,
     verb: 'approve' | 'deny',
     reason: string,
-  ): Promise<[Result, string]> {
+  ): Promise<[Result, Words]> {
     if (decision.isAsk()) return ['refused', 'a question takes an answer, not an approval'];
     try {
       if (verb === 'deny') {
@@ -197,8 +198,9 @@ export class BulkBar {
         h(
           'li',
           { 'data-decision': keyOf(decision), 'data-result': result },
-          h('strong', {}, summaryOf(decision)),
-          ` (run ${decision.run_id}, task ${decision.task_key}): ${words}`,
+          h('strong', {}, isolated(summaryOf(decision))),
+          ` (run ${decision.run_id}, task ${decision.task_key}): `,
+          ...wordsNodes(words),
         ),
       ),
     );

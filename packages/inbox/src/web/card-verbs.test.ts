@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { approvedWords, leftAfterUnanswered, missedWords, unansweredWords } from './card-verbs.js';
+import {
+  approvedWords,
+  leftAfterUnanswered,
+  missedWords,
+  unansweredWords as unansweredParts,
+} from './card-verbs.js';
+import { wordsText } from './words.js';
 
 describe('approvedWords', () => {
   it('says an approval ran the call, with changes or remembered', () => {
@@ -74,6 +80,13 @@ describe('approvedWords', () => {
 });
 
 describe('missedWords', () => {
+  // What each line reads as, the name as it is shown.
+  const missed = (...args: Parameters<typeof missedWords>) => wordsText(missedWords(...args));
+  const unansweredWords = (...args: Parameters<typeof unansweredParts>) =>
+    wordsText(unansweredParts(...args));
+  const left = (...args: Parameters<typeof leftAfterUnanswered>) =>
+    wordsText(leftAfterUnanswered(...args));
+
   const row = (state: string, code?: string) => ({
     state: state as never,
     error: code ? { code, detail: '' } : null,
@@ -82,27 +95,38 @@ describe('missedWords', () => {
   });
 
   it('never lets a deny that came after an approval read as done', () => {
-    expect(missedWords('deny', false, row('claimed'))).toBe(
+    expect(missed('deny', false, row('claimed'))).toBe(
       'Not denied by you: the call had stopped waiting: it was approved by Ana Lima first, and is running.',
     );
-    expect(missedWords('deny', false, row('succeeded'))).toMatch(
+    expect(missed('deny', false, row('succeeded'))).toMatch(
       /approved by Ana Lima first, and ran\.$/,
     );
   });
 
   it('says who denied it first, or that it expired, or what it is now', () => {
-    expect(missedWords('approve', false, row('failed', 'approval_denied'))).toBe(
+    expect(missed('approve', false, row('failed', 'approval_denied'))).toBe(
       'Not approved by you: the call had stopped waiting: it was denied by Ana Lima first.',
     );
-    expect(missedWords('approve', false, row('failed', 'approval_expired'))).toMatch(
+    expect(missed('approve', false, row('failed', 'approval_expired'))).toMatch(
       /: it expired first\.$/,
     );
-    expect(missedWords('approve', false, row('canceled'))).toMatch(/: it is canceled\.$/);
-    expect(missedWords('answer', true, row('succeeded'))).toBe(
+    expect(missed('approve', false, row('canceled'))).toMatch(/: it is canceled\.$/);
+    expect(missed('answer', true, row('succeeded'))).toBe(
       'Not answered by you: the question had stopped waiting: it was answered by Ana Lima first.',
     );
-    expect(missedWords('approve', false, null)).toBe(
+    expect(missed('approve', false, null)).toBe(
       'Not approved by you: the call had stopped waiting (decided elsewhere first, or it expired).',
+    );
+  });
+
+  it("keeps another member's name a part of its own, its hidden characters shown as marks", () => {
+    const words = missedWords('approve', false, {
+      ...row('failed', 'approval_denied'),
+      decided_by_name: 'Bo \u202eanA',
+    });
+    expect(words).toContainEqual({ name: 'Bo \u202eanA' });
+    expect(wordsText(words)).toBe(
+      'Not approved by you: the call had stopped waiting: it was denied by Bo ⟨U+202E⟩anA first.',
     );
   });
 
@@ -116,11 +140,11 @@ describe('missedWords', () => {
   });
 
   it('says what became of an open call that left after a verb got no answer, never that nothing was sent', () => {
-    expect(leftAfterUnanswered('approve', false, row('succeeded'))).toBe(
+    expect(left('approve', false, row('succeeded'))).toBe(
       'No answer came from the kernel to your approval, and the call no longer waits: it was approved by Ana Lima, and ran.',
     );
     for (const unread of [null, row('needs_approval')]) {
-      expect(leftAfterUnanswered('deny', false, unread)).toBe(
+      expect(left('deny', false, unread)).toBe(
         "No answer came from the kernel to your deny, and what became of the call could not be read: its run's story says.",
       );
     }

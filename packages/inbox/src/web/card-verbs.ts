@@ -7,6 +7,7 @@ import {
 } from '@airlock/sdk';
 import type { CardActions } from './render.js';
 import { stateWords } from './story.js';
+import type { Words } from './words.js';
 
 /** A card's verb. */
 export type CardVerb = 'approve' | 'deny' | 'answer';
@@ -17,13 +18,13 @@ export interface VerbOutcome {
    * The decision ended: its row goes and `done` says what was done; null
    * `done` when it had been decided elsewhere first.
    */
-  settled(decision: Decision, done: string | null): void;
+  settled(decision: Decision, done: Words | null): void;
   /** An approval counted, but the call waits for more: its row stays, `done` says so. */
   progressed(decision: Decision, done: string): void;
   /** The decision's row as the kernel has it now; null when it cannot be read. */
   read(decision: Decision): Promise<TaskView | null>;
   /** Says a line of a decision whose row already went (a verb that came too late). */
-  said(decision: Decision, words: string): void;
+  said(decision: Decision, words: Words): void;
   /**
    * A verb whose answer never came, and whose row could not be read after it either: the
    * kernel may have applied it, so once the call stops waiting the page says what became of
@@ -99,17 +100,25 @@ const VERB_NOUN: Record<CardVerb, string> = { approve: 'approval', deny: 'deny',
 /** A row as what became of its call: who decided it and what it does now. */
 type EndedRow = Pick<TaskView, 'state' | 'error' | 'decided_by' | 'decided_by_name'>;
 
-/** What became of a call that no longer waits ("it was denied by Ana Lima"), `first` after the deed. */
-function becameWords(question: boolean, task: EndedRow, first: string): string {
+/**
+ * What became of a call that no longer waits ("it was denied by Ana Lima"), `first` after the
+ * deed; the member's name is a part of its own (see {@link Words}).
+ */
+function becameWords(question: boolean, task: EndedRow, first: string): Words {
   const by = task.decided_by_name ?? task.decided_by;
-  const who = by ? ` by ${by}` : '';
+  const who = (deed: string) => (by ? [`${deed} by `, { name: by }, first] : [`${deed}${first}`]);
   const code = task.error?.code;
-  if (code === 'approval_denied') return `it was denied${who}${first}`;
+  if (code === 'approval_denied') return who('it was denied');
   if (code === 'approval_expired' || code === 'question_expired') return `it expired${first}`;
-  if (question && task.state === 'succeeded') return `it was answered${who}${first}`;
+  if (question && task.state === 'succeeded') return who('it was answered');
   const ran = AHEAD_WORDS[task.state];
-  if (!question && ran) return `it was approved${who}${first}, and ${ran}`;
+  if (!question && ran) return [...who('it was approved'), `, and ${ran}`];
   return `it is ${stateWords(task.state)}${code ? ` (${code})` : ''}`;
+}
+
+/** `before`, the words, then `after`, as one line. */
+function around(before: string, words: Words, after: string): Words {
+  return typeof words === 'string' ? `${before}${words}${after}` : [before, ...words, after];
 }
 
 /**
@@ -118,10 +127,10 @@ function becameWords(question: boolean, task: EndedRow, first: string): string {
  * not be read). A deny that came after someone else's approval must never
  * read as done: the call runs.
  */
-export function missedWords(verb: CardVerb, question: boolean, task: EndedRow | null): string {
+export function missedWords(verb: CardVerb, question: boolean, task: EndedRow | null): Words {
   const head = `${NOT_DONE[verb]}: the ${question ? 'question' : 'call'} had stopped waiting`;
   if (task === null) return `${head} (decided elsewhere first, or it expired).`;
-  return `${head}: ${becameWords(question, task, ' first')}.`;
+  return around(`${head}: `, becameWords(question, task, ' first'), '.');
 }
 
 /**
@@ -129,9 +138,13 @@ export function missedWords(verb: CardVerb, question: boolean, task: EndedRow | 
  * restarting under the page) says once the row read after it no longer
  * waits: it may have been this verb or another's, and the row says which.
  */
-export function unansweredWords(verb: CardVerb, question: boolean, task: EndedRow): string {
+export function unansweredWords(verb: CardVerb, question: boolean, task: EndedRow): Words {
   const what = question ? 'question' : 'call';
-  return `No answer came from the kernel to your ${VERB_NOUN[verb]}, and the ${what} no longer waits: ${becameWords(question, task, '')}.`;
+  return around(
+    `No answer came from the kernel to your ${VERB_NOUN[verb]}, and the ${what} no longer waits: `,
+    becameWords(question, task, ''),
+    '.',
+  );
 }
 
 /** The states a row waits for a person in. */
@@ -146,7 +159,7 @@ export function leftAfterUnanswered(
   verb: CardVerb,
   question: boolean,
   task: EndedRow | null,
-): string {
+): Words {
   if (task && !WAITING.has(task.state)) return unansweredWords(verb, question, task);
   return `No answer came from the kernel to your ${VERB_NOUN[verb]}, and what became of the ${question ? 'question' : 'call'} could not be read: its run's story says.`;
 }

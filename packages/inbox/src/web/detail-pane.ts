@@ -9,9 +9,10 @@ import {
   sentFrom,
   workOf,
 } from './card-work.js';
-import { h } from './dom.js';
+import { h, isolated } from './dom.js';
 import { type CardActions, decisionCard, decisionKey } from './render.js';
 import { UnsentNote } from './unsent-note.js';
+import { type Words, wordsNodes, wordsThen } from './words.js';
 
 /** What a key asks of the open decision. */
 export type DetailKey = 'approve' | 'deny' | 'edit';
@@ -109,11 +110,17 @@ export class DetailPane {
     this.open = null;
     const sent = key === null ? undefined : this.unanswered.get(key);
     if (key !== null) this.unanswered.delete(key);
-    const said = (words: string) => `The call you had open stopped waiting: ${summary}. ${words}`;
+    // The summary and a member's name set apart: right-to-left letters keep to their place.
+    const said = (words: Words) => [
+      'The call you had open stopped waiting: ',
+      isolated(summary),
+      '. ',
+      ...wordsNodes(words),
+    ];
     const line = h(
       'p',
       { class: 'detail-empty detail-left', role: 'status' },
-      said(
+      ...said(
         sent
           ? 'No answer came from the kernel to what you sent; reading what became of it…'
           : 'It was decided elsewhere or it expired, and nothing was sent from here. Press j for the next call.',
@@ -124,8 +131,13 @@ export class DetailPane {
     const { decision, verb } = sent;
     void this.readRow(decision).then((row) => {
       if (!line.isConnected) return;
-      line.textContent = said(
-        `${leftAfterUnanswered(verb, decision.isAsk(), row)} Press j for the next call.`,
+      line.replaceChildren(
+        ...said(
+          wordsThen(
+            leftAfterUnanswered(verb, decision.isAsk(), row),
+            ' Press j for the next call.',
+          ),
+        ),
       );
     });
   }

@@ -18,6 +18,7 @@ import { RowReads } from './row-reads.js';
 import { endsSession } from './session-end.js';
 import { type Entry, WaitingList } from './waiting-list.js';
 import { WaitingPages } from './waiting-pages.js';
+import type { Words } from './words.js';
 import { followWaiting } from './workspace-feed.js';
 
 /** What the inbox shows when its token stops working. */
@@ -361,7 +362,7 @@ export class InboxView {
    * A decision this page made: its row goes (unless its event took it first),
    * and a line says what was done; null `done` when it was decided elsewhere first.
    */
-  private settled(decision: Decision, done: string | null, say = false): void {
+  private settled(decision: Decision, done: Words | null, say = false): void {
     const key = decisionKey(decision);
     if (this.list.get(key)) {
       this.gone.add(key);

@@ -57,15 +57,60 @@ export function factsOf(decision: Decision): RowFacts {
 /** How many characters of a summary's end its row always shows. */
 const KEPT_END = 20;
 
+/** Letters written right to left: Hebrew, Arabic, Syriac, Thaana, N'Ko and the like. */
+const RIGHT_TO_LEFT =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+
+/**
+ * True when cutting `characters` at `at` into two boxes, each laid out alone, draws them as
+ * one line would: no right-to-left stretch (its spaces and digits with it) runs across the cut.
+ */
+function cutKeepsOrder(characters: string[], at: number): boolean {
+  if (at === 0 || at === characters.length) return true;
+  let before = '';
+  for (let i = at - 1; i >= 0 && before === ''; i -= 1) {
+    const character = characters[i] ?? '';
+    if (RIGHT_TO_LEFT.test(character)) before = 'rtl';
+    else if (LETTER.test(character)) before = 'ltr';
+  }
+  if (before !== 'rtl') return true;
+  // After right-to-left letters: the end must go on with a left-to-right letter, no digit first.
+  for (let i = at; i < characters.length; i += 1) {
+    const character = characters[i] ?? '';
+    if (RIGHT_TO_LEFT.test(character) || DIGIT.test(character)) return false;
+    if (LETTER.test(character)) return true;
+  }
+  return true;
+}
+
+/**
+ * Where a summary's kept end begins: {@link KEPT_END} characters from its end, moved (the end
+ * longer, up to twice as long, else shorter) so that no right-to-left words run across it.
+ */
+export function keptEndStart(summary: string): number {
+  const characters = [...summary];
+  const wanted = Math.max(0, characters.length - KEPT_END);
+  for (let at = wanted; at >= Math.max(0, wanted - KEPT_END); at -= 1) {
+    if (cutKeepsOrder(characters, at)) return at;
+  }
+  let at = wanted + 1;
+  while (!cutKeepsOrder(characters, at)) at += 1;
+  return at;
+}
+
 /**
  * A row's summary as two parts: its start, cut with an ellipsis where the
  * row is too narrow, and its last characters, always drawn (the end of a
  * command is where `| sh` hides, and a row is what a bulk verb is ticked by).
+ * Each part is laid out alone, so the cut falls outside right-to-left words.
  */
 function summaryParts(summary: string): HTMLElement[] {
   const characters = [...summary];
-  const head = characters.slice(0, Math.max(0, characters.length - KEPT_END)).join('');
-  const end = characters.slice(-KEPT_END).join('');
+  const at = keptEndStart(summary);
+  const head = characters.slice(0, at).join('');
+  const end = characters.slice(at).join('');
   return [h('span', { class: 'summary-start' }, head), h('span', { class: 'summary-end' }, end)];
 }
 

@@ -1,34 +1,10 @@
 import { createClient } from '@airlock/sdk';
 import { createCredential } from '@airlock/server';
-import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSkipReason } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
+import { drawnAt } from './drawn-at.js';
 import { useInboxFixture } from './inbox-fixture.js';
-
-/** Where each of `texts` is drawn in `line`, left to right: the first text node holding it. */
-function drawnAt(line: Locator, texts: string[]) {
-  return line.evaluate((element, wanted) => {
-    const nodes: Text[] = [];
-    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
-    return wanted.map((text) => {
-      for (const node of nodes) {
-        const at = node.data.indexOf(text);
-        if (at < 0) continue;
-        const range = document.createRange();
-        range.setStart(node, at);
-        range.setEnd(node, at + text.length);
-        const boxes = [...range.getClientRects()];
-        return {
-          left: Math.min(...boxes.map((box) => box.left)),
-          right: Math.max(...boxes.map((box) => box.right)),
-        };
-      }
-      throw new Error(`${text} is not drawn`);
-    });
-  }, texts);
-}
 
 /**
  * Right-to-left letters in text someone else wrote (a member's name, a deny reason) stay in
