@@ -1,5 +1,6 @@
 import { OPERATION_CONTRACTS, type RetentionPolicyView } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import type { Kernel } from '../kernel/kernel.js';
 import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { principalName } from '../store/accounts.js';
 import {
@@ -11,7 +12,14 @@ import {
 } from '../store/retention.js';
 import { implement } from './operation.js';
 
-function policyView(row: RetentionPolicyRow | undefined): RetentionPolicyView {
+/**
+ * A policy as the member plane shows it, with what fails this kernel's pruning passes while
+ * they keep failing (the pruner is the kernel's, for every workspace: a pass stopped by one
+ * workspace's export prunes none after it). The failure's codes only: its message names
+ * files of the export directory, other workspaces' folders among them.
+ */
+function policyView(kernel: Kernel, row: RetentionPolicyRow | undefined): RetentionPolicyView {
+  const failure = kernel.pruner?.failure ?? null;
   return {
     events_days: row?.events_days ?? null,
     runs_days: row?.runs_days ?? null,
@@ -19,6 +27,15 @@ function policyView(row: RetentionPolicyRow | undefined): RetentionPolicyView {
     updated_by: row?.updated_by ?? null,
     updated_at: row === undefined ? null : Number(row.updated_at),
     pruned_through: Number(row?.pruned_through ?? 0),
+    pass_failure:
+      failure === null
+        ? null
+        : {
+            passes: failure.passes,
+            since: failure.since,
+            code: failure.code,
+            cause_code: failure.causeCode,
+          },
   };
 }
 
@@ -44,7 +61,7 @@ function describeWindows(windows: RetentionWindows): string {
 export const getRetention = implement(
   OPERATION_CONTRACTS['retention.get'],
   async ({ kernel, principal }) =>
-    policyView(await readRetentionPolicy(kernel.context.store, principal.workspace_id)),
+    policyView(kernel, await readRetentionPolicy(kernel.context.store, principal.workspace_id)),
 );
 
 /**
@@ -89,6 +106,6 @@ export const putRetention = implement(
           before === null ? 'no policy, everything kept' : describeWindows(before)
         })`,
       });
-      return policyView(written);
+      return policyView(kernel, written);
     }),
 );

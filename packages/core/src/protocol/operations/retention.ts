@@ -23,11 +23,30 @@ export const RetentionPolicyViewSchema = named(
     updated_by: z.string().nullable(),
     updated_at: z.number().int().nullable(),
     pruned_through: z.number().int(),
+    pass_failure: z
+      .object({
+        passes: z.number().int().describe('How many pruning passes in a row have failed so.'),
+        since: z.number().int().describe('When the first of them failed (ms since the epoch).'),
+        code: z
+          .string()
+          .nullable()
+          .describe(
+            "The failure's code (retention_export_failed, ENOSPC, EACCES, ENOTDIR); null when it has none.",
+          ),
+        cause_code: z
+          .string()
+          .nullable()
+          .describe("Its cause's code (ENOSPC under retention_export_failed), if any."),
+      })
+      .nullable()
+      .describe(
+        "Set while the answering kernel's pruning passes keep failing (an export directory it cannot write, a full disk): nothing is pruned meanwhile, and the kernel's log (retention pass failed) names the file; null while they succeed.",
+      ),
   }),
   {
     id: 'RetentionPolicy',
     description:
-      'How many days lifecycle events, ended runs and audit records are kept (null: forever), and the highest sequence number pruned so far.',
+      "How many days lifecycle events, ended runs and audit records are kept (null: forever), the highest sequence number pruned so far, and whether the kernel's pruning passes keep failing.",
   },
 );
 /** A retention policy as shown. */

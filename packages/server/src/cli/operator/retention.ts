@@ -69,7 +69,19 @@ function describe(policy: RetentionPolicyView): string[] {
     `runs    ${age(policy.runs_days)} (after they end)`,
     `audit   ${age(policy.audit_days)}`,
     `pruned through sequence number ${policy.pruned_through}`,
+    pruningLine(policy.pass_failure),
   ];
+}
+
+/** Whether the kernel's pruning passes succeed, and what to do when they keep failing. */
+function pruningLine(failure: RetentionPolicyView['pass_failure']): string {
+  if (failure === null) return 'pruning: no pass failing';
+  const codes = [failure.code, failure.cause_code].filter((code) => code !== null).join(', ');
+  return [
+    `pruning FAILING: ${failure.passes} passes in a row since ${new Date(failure.since).toISOString()}`,
+    codes ? ` (${codes})` : '',
+    "; nothing is pruned until a pass succeeds. The kernel's log (retention pass failed) names the file: check its --retention-export-dir can be written and its disk has room",
+  ].join('');
 }
 
 /** Runs `airlock retention ...`; returns the exit code. */

@@ -8,6 +8,19 @@ export interface RetentionFailure {
   readonly since: number;
   /** How many passes in a row have failed so since. */
   readonly passes: number;
+  /** The last failure's code (`retention_export_failed`, `ENOTDIR`); null when it has none. */
+  readonly code: string | null;
+  /** Its cause's code (`ENOSPC` under `retention_export_failed`); null when it has none. */
+  readonly causeCode: string | null;
+}
+
+/** A code that names a failure (`ENOSPC`, a SQLSTATE), never text that could carry a path. */
+const FAILURE_CODE = /^[A-Za-z0-9_]{1,64}$/;
+
+/** The code an error (or its cause) carries, when it is one; null otherwise. */
+function codeOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && FAILURE_CODE.test(code) ? code : null;
 }
 
 /**
@@ -39,16 +52,24 @@ export class PassFailures {
   /** What fails the passes now; null while they succeed. */
   get current(): RetentionFailure | null {
     if (!this.failing) return null;
-    const { message, since, passes } = this.failing;
-    return { message, since, passes };
+    const { message, since, passes, code, causeCode } = this.failing;
+    return { message, since, passes, code, causeCode };
   }
 
   /** Notes a pass that failed with `error`. */
   failed(error: unknown): void {
     const key = failureKey(error);
     const message = error instanceof Error ? error.message : String(error);
+    const code = codeOf(error);
+    const causeCode = codeOf((error as { cause?: unknown } | null | undefined)?.cause);
     if (this.failing?.key === key) {
-      this.failing = { ...this.failing, message, passes: this.failing.passes + 1 };
+      this.failing = {
+        ...this.failing,
+        message,
+        code,
+        causeCode,
+        passes: this.failing.passes + 1,
+      };
       this.logger.debug(
         { err: error, failed_passes: this.failing.passes },
         'retention pass failed again',
@@ -56,7 +77,7 @@ export class PassFailures {
       return;
     }
     const before = this.failing;
-    this.failing = { key, message, since: this.now(), passes: 1 };
+    this.failing = { key, message, code, causeCode, since: this.now(), passes: 1 };
     this.logger.error(
       { err: error, ...(before ? { failed_passes: before.passes } : {}) },
       before
