@@ -17,7 +17,19 @@ interface VariableTargets {
 }
 
 const NAMED = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/;
+/** An array element's assignment (`v[0]=x`): `$v` is element 0, so the value of `v` is unknown. */
+const ELEMENT = /^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=/;
+/** A word naming a variable or one of its elements, as `read` and `printf -v` take it. */
+const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[|$)/;
 const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+/** Builtins that set the variables their words name (`read F`, `mapfile -t L`, `getopts o OPT`). */
+const NAME_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'wait']);
+
+/**
+ * The key recorded null when any variable may take a value the line does not say: a
+ * nameref (`declare -n r=v; read r`) sets the variable it names through another name.
+ */
+export const EVERY_VARIABLE = '*';
 
 function record(targets: VariableTargets, name: string, value: string | null): void {
   const values = targets.variables.get(name);
@@ -27,6 +39,8 @@ function record(targets: VariableTargets, name: string, value: string | null): v
 
 /** Records an assignment word (`F=secrets/key`); an append or an expanded value is unknown. */
 export function recordAssignment(targets: VariableTargets, word: ShellWord): void {
+  const element = ELEMENT.exec(word.text);
+  if (element !== null) record(targets, element[1]!, null);
   const named = NAMED.exec(word.text);
   if (named === null) return;
   const value = word.text.slice(named[0].length);
@@ -52,6 +66,32 @@ export function recordDeclarations(targets: VariableTargets, words: readonly She
   const first = words[0];
   if (first === undefined || !DECLARERS.has(programName(first.text))) return;
   for (const word of words.slice(1)) recordAssignment(targets, word);
+}
+
+/**
+ * Records the variables a builtin sets to values no one can read here (`words` start with the
+ * program): the names `read`, `mapfile`, `getopts` and `wait -p` are given, `printf -v NAME`'s,
+ * and every variable once a declaration makes a nameref (`declare -n`).
+ */
+export function recordSetters(targets: VariableTargets, words: readonly ShellWord[]): void {
+  const first = words[0];
+  if (first === undefined || first.dynamic) return;
+  const program = programName(first.text);
+  const rest = words.slice(1);
+  if (NAME_SETTERS.has(program)) {
+    for (const word of rest) {
+      const name = NAME.exec(word.text)?.[1];
+      if (name !== undefined) record(targets, name, null);
+    }
+  } else if (program === 'printf') {
+    for (const [index, word] of rest.entries()) {
+      const named = word.text === '-v' ? rest[index + 1]?.text : /^-v(.+)/.exec(word.text)?.[1];
+      const name = NAME.exec(named ?? '')?.[1];
+      if (name !== undefined) record(targets, name, null);
+    }
+  } else if (DECLARERS.has(program) && rest.some((word) => /^-[A-Za-z]*n/.test(word.text))) {
+    record(targets, EVERY_VARIABLE, null);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { filterOperand } from './filter-operands.js';
 import { hasFlag } from './flags.js';
 import { gitWorkingDirectories } from './git-content-reads.js';
 import type { ShellWord } from './lexed-line.js';
-import { declaredAssignments, recordDeclarations } from './line-variables.js';
+import { declaredAssignments, recordDeclarations, recordSetters } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
 import { messageWords } from './message-words.js';
 import { namesOnlyWords } from './names-only-words.js';
@@ -175,6 +175,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     else if (listing.listsHere) walk.targets.listed.push('.');
     if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
     recordDeclarations(walk.targets, words);
+    recordSetters(walk.targets, words);
     if (changed !== undefined) walk.targets.directories.push(changed);
   }
   const segment: ClassifiedSegment = {

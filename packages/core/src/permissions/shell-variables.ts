@@ -1,3 +1,5 @@
+import { EVERY_VARIABLE } from '../classify/line-variables.js';
+
 /*
  * A shell word with an expansion, read as the paths it may become: a variable the line gives
  * values (`F=secrets/key; cat $F`, `for f in src/*.ts; do cat $f; done`) is read as each of
@@ -28,17 +30,36 @@ export function mayNameAnything(word: string): boolean {
   return /[$`]/.test(word.replace(PATHLESS_EXPANSIONS, ''));
 }
 
+/**
+ * The characters besides blanks an `IFS` the line sets splits expanded values at (`IFS=x;
+ * v=axsecrets/key; cat $v` reads `secrets/key`); null when it sets one it does not say.
+ */
+function separators(
+  variables: ReadonlyMap<string, readonly (string | null)[]>,
+): Set<string> | null {
+  const found = new Set<string>();
+  for (const value of variables.get('IFS') ?? []) {
+    if (value === null) return null;
+    for (const char of value) if (!' \t\n'.includes(char)) found.add(char);
+  }
+  return found;
+}
+
 /** The spellings a word takes once its plain references are replaced, or null when unknown. */
 function spellings(
   word: string,
   variables: ReadonlyMap<string, readonly (string | null)[]>,
 ): string[] | null {
+  const split = separators(variables);
+  if (variables.has(EVERY_VARIABLE) || split === null) return null;
   let results = [''];
   let last = 0;
   for (const match of word.matchAll(PLAIN_REFERENCE)) {
     const name = (match[1] ?? match[2])!;
     const values = variables.get(name) ?? (PATHLESS_VARIABLES.has(name) ? [''] : null);
     if (values === null || values.includes(null)) return null;
+    // A value the IFS splits becomes other words than it spells.
+    if (values.some((value) => [...(value ?? '')].some((char) => split.has(char)))) return null;
     const literal = word.slice(last, match.index);
     results = results.flatMap((start) => values.map((value) => `${start}${literal}${value}`));
     if (results.length > MAX_SPELLINGS) return null;
