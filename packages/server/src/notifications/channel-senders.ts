@@ -88,9 +88,9 @@ export class ChannelSenders {
   /**
    * Sends a delivery; `signal` cancels it (the attempt's deadline, a shutdown):
    * every channel closes its connection, so once this rejects nothing of the
-   * send is still under way. A Slack notice whose call no longer waits
-   * (`noLongerAsks`, see notice-standing.ts) is posted without its buttons,
-   * ending with that line.
+   * send is still under way. A notice whose call no longer waits
+   * (`noLongerAsks`, see notice-standing.ts) is sent saying so: a Slack message
+   * without its buttons, ending with that line; a mail without action links.
    * @throws Error when the channel refuses it or cannot be reached (the attempt failed).
    */
   async send(
@@ -117,6 +117,7 @@ export class ChannelSenders {
           publicUrl: this.config.publicUrl,
           signal,
           reached: reachedOf(delivery.external_ref),
+          noLongerAsks,
         });
         return null;
       }

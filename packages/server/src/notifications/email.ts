@@ -45,12 +45,17 @@ function describeTask(task: TaskView): string[] {
   return lines;
 }
 
-/** The plain-text body of a notice's email, with its action links when the channel has them. */
+/**
+ * The plain-text body of a notice's email, with its action links when the channel has them;
+ * a notice whose call no longer waits (`noLongerAsks`, notice-standing.ts) says so first.
+ */
 export function emailText(
   payload: NotificationPayload,
   links: { approve: string; deny: string } | null,
+  noLongerAsks?: string | undefined,
 ): string {
   const lines = [headline(payload), ''];
+  if (noLongerAsks !== undefined) lines.unshift(`No longer waiting: ${noLongerAsks}.`, '');
   const task = payload.data.task;
   if (task) lines.push(...describeTask(task), '');
   lines.push(`Run: ${payload.data.run.id}`);
@@ -176,6 +181,8 @@ export class EmailSender {
       publicUrl: string | undefined;
       signal?: AbortSignal | undefined;
       reached?: ReadonlySet<string> | undefined;
+      /** What became of a call that no longer waits: said first, and no action links. */
+      noLongerAsks?: string | undefined;
     },
   ): Promise<void> {
     const already = options.reached ?? new Set<string>();
@@ -201,6 +208,7 @@ export class EmailSender {
       payload: NotificationPayload;
       publicUrl: string | undefined;
       signal?: AbortSignal | undefined;
+      noLongerAsks?: string | undefined;
       transport: Transporter;
     },
   ): Promise<void> {
@@ -210,7 +218,14 @@ export class EmailSender {
       to: recipient,
       // The headline is one visible line, and short: nothing of the model's starts a header.
       subject: `[Airlock] ${headline(payload)}`,
-      text: emailText(payload, this.linksFor(recipient, payload, notice.publicUrl)),
+      // Links to a call that no longer waits would decide nothing: none are sent.
+      text: emailText(
+        payload,
+        notice.noLongerAsks === undefined
+          ? this.linksFor(recipient, payload, notice.publicUrl)
+          : null,
+        notice.noLongerAsks,
+      ),
       // Lets a receiving system dedupe a notice sent again after a crash.
       messageId: `<${deliveryId}.${createHash('sha256').update(recipient).digest('hex').slice(0, 32)}@airlock>`,
       headers: { 'X-Airlock-Delivery': deliveryId },

@@ -224,9 +224,9 @@ export class DeliveryWorker {
       // Sent again: the message it was posted as before loses its buttons first.
       const earlier = earlierMessage(delivery);
       if (earlier) await senders.retire(delivery, earlier, signal);
-      // Its call may have stopped waiting unseen (decided by a kernel without Slack, pruned).
+      // Its call may have stopped waiting meanwhile, or unseen (decided by a kernel without Slack, pruned).
       const noLongerAsks =
-        delivery.channel_kind === 'slack' ? await noticeNoLongerAsks(store, delivery) : undefined;
+        delivery.channel_kind === 'webhook' ? undefined : await noticeNoLongerAsks(store, delivery);
       return senders.send(delivery, { now: store.now(), signal, noLongerAsks });
     }
     const target = await settleTarget(store, delivery);
