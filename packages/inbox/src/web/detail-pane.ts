@@ -18,6 +18,12 @@ import { type Words, wordsNodes, wordsThen } from './words.js';
 export type DetailKey = 'approve' | 'deny' | 'edit';
 
 /**
+ * How long a card the pane moved on to after a verb takes no `a`: the second press of a double
+ * press would otherwise approve a call drawn a moment before, never read.
+ */
+const KEY_PAUSE_MS = 600;
+
+/**
  * The pane beside the list where the open decision reads in full, with its
  * buttons. What a person reads or types in it is never swapped under them: a
  * call that changed while its card is open is said on the card (its buttons
@@ -47,6 +53,10 @@ export class DetailPane {
   private held: Decision | null = null;
   /** Verbs sent from a card whose answer never came, by call: the kernel may have applied them. */
   private readonly unanswered = new Map<string, { decision: Decision; verb: CardVerb }>();
+  /** The next card drawn is one the pane moved on to after a verb (see {@link KEY_PAUSE_MS}). */
+  private pauseNext = false;
+  /** The timer of the open card's pause, while it takes no `a`. */
+  private keysPaused: ReturnType<typeof setTimeout> | null = null;
 
   /** `readRow` reads a call's row as the kernel has it now (null when it cannot). */
   constructor(
@@ -148,8 +158,14 @@ export class DetailPane {
     this.replace(h('p', { class: 'detail-empty' }, 'Reading this call…'));
   }
 
+  /** The next card drawn is the one the pane moves on to after a verb: it takes no `a` at once. */
+  movingOn(): void {
+    this.pauseNext = true;
+  }
+
   /** Shows that nothing is open. */
   clear(): void {
+    this.pauseNext = false;
     this.open = null;
     this.replace(h('p', { class: 'detail-empty' }, 'Nothing is open.'));
   }
@@ -167,6 +183,14 @@ export class DetailPane {
       return;
     }
     const button = card.querySelector(`[data-action="${action}"]`) as HTMLButtonElement | null;
+    if (action === 'approve' && this.keysPaused !== null) {
+      const message = card.querySelector(':scope > .message');
+      if (message && button && !button.disabled) {
+        message.textContent =
+          'Not approved: this call opened just now. Press a again to approve it.';
+      }
+      return;
+    }
     if (action === 'edit' && button?.getAttribute('aria-expanded') === 'true') {
       (card.querySelector('textarea[name="tool-input"]') as HTMLElement | null)?.focus();
     } else button?.click();
@@ -174,6 +198,7 @@ export class DetailPane {
 
   private draw(decision: Decision): HTMLElement {
     const card = decisionCard(decision, this.actions);
+    if (this.pauseNext) this.pauseKeys();
     this.open = { decision, card };
     this.current = null;
     this.held = null;
@@ -184,6 +209,17 @@ export class DetailPane {
     });
     this.replace(card);
     return card;
+  }
+
+  /** The card about to be drawn takes no `a` for {@link KEY_PAUSE_MS}; the pane says so meanwhile. */
+  private pauseKeys(): void {
+    this.pauseNext = false;
+    if (this.keysPaused !== null) clearTimeout(this.keysPaused);
+    this.element.setAttribute('data-keys-paused', '');
+    this.keysPaused = setTimeout(() => {
+      this.keysPaused = null;
+      this.element.removeAttribute('data-keys-paused');
+    }, KEY_PAUSE_MS);
   }
 
   /** Draws the open call as it is now, with what the person typed in its card. */

@@ -82,8 +82,10 @@ export class OpenCall {
     const around = this.list.neighbours(key);
     const summary = this.list.get(key)?.facts.summary ?? '';
     return () => {
-      if (then === 'next') this.select(next, false);
-      else this.stoppedWaiting(summary, around);
+      if (then === 'next') {
+        this.detail.movingOn();
+        this.select(next, false);
+      } else this.stoppedWaiting(summary, around);
     };
   }
 

@@ -88,6 +88,49 @@ describe.skipIf(browserSkipReason !== null)(
       expect(task.error?.detail).toBe('read, and not this one');
     });
 
+    it('approves only the call open at a double press of `a`: the next card takes no `a` as it is drawn', async () => {
+      const run = await twoCalls('double');
+      const page = await f.openInbox();
+      const approves: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && /\/tasks\/[^/]+\/approve$/.test(request.url())) {
+          approves.push(request.url());
+        }
+      });
+      for (const task of ['t2', 't1']) {
+        await page.locator(`.list [data-decision="${run.id}/${task}"] .open`).click();
+        await page.locator(`.detail article[data-decision="${run.id}/${task}"]`).waitFor();
+      }
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      // The second press of a double press lands as the next card is drawn: a keydown sent
+      // the moment it is in the page, so no timing of this machine decides when it comes.
+      await page.evaluate((key) => {
+        const pane = document.querySelector('.detail') as HTMLElement;
+        const observer = new MutationObserver(() => {
+          if (!pane.querySelector(`article[data-decision="${key}"]`)) return;
+          observer.disconnect();
+          document.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
+        });
+        observer.observe(pane, { childList: true, subtree: true });
+      }, `${run.id}/t2`);
+      await page.keyboard.press('a');
+      const card = page.locator(`.detail article[data-decision="${run.id}/t2"]`);
+      await card
+        .locator('.message')
+        .filter({
+          hasText: 'Not approved: this call opened just now. Press a again to approve it.',
+        })
+        .waitFor();
+      expect(approves).toHaveLength(1);
+      expect((await f.ws.runs.run(run.id).task('t2')).state).toBe('needs_approval');
+
+      // Once the card has been in view a moment, `a` approves it.
+      await page.locator('.detail:not([data-keys-paused])').waitFor();
+      await page.keyboard.press('a');
+      await page.locator(`.list [data-decision="${run.id}/t2"]`).waitFor({ state: 'detached' });
+      expect(approves).toHaveLength(2);
+    });
+
     it('keeps the keyboard in the pane when its card goes: after Enter on Approve, Tab reaches the next card', async () => {
       const run = await twoCalls('focus');
       const page = await f.openInbox();
