@@ -14,7 +14,7 @@ describe('a word a command line repeats', () => {
     expect(mayBeSecret(word)).toBe(true);
     expect(shownWord(word)).toBe('(not repeated here: it may be a secret)');
     expect(unknownCommandLine(word)).toBe(
-      'unknown command (not repeated here: it may be a secret)',
+      `unknown ${word.startsWith('-') ? 'option' : 'command'} (not repeated here: it may be a secret)`,
     );
     expect(unknownVerbLine('runs', word, ['list', 'show'])).toBe(
       'airlock runs: unknown verb (not repeated here: it may be a secret) (list, show)',
@@ -27,6 +27,10 @@ describe('a word a command line repeats', () => {
     expect(unknownVerbLine('runs', word, ['list'])).toBe(
       `airlock runs: unknown verb "${word}" (list)`,
     );
+  });
+
+  it.each(['--bogus', '-x', '--version'])('calls %s an unknown option, not a command', (word) => {
+    expect(unknownCommandLine(word)).toBe(`unknown option ${word}`);
   });
 
   it('escapes the control characters of a word it repeats', () => {

@@ -31,9 +31,12 @@ export function shownWord(word: string): string {
   return mayBeSecret(word) ? HELD_BACK : forTerminal(word);
 }
 
-/** What `PROGRAM <word>` says of a word that names no command (see {@link shownWord}). */
+/**
+ * What `PROGRAM <word>` says of a word that names no command (see {@link shownWord}):
+ * a word that starts with a dash is an option (`--bogus`), not a command.
+ */
 export function unknownCommandLine(word: string): string {
-  return `unknown command ${shownWord(word)}`;
+  return `unknown ${word.startsWith('-') ? 'option' : 'command'} ${shownWord(word)}`;
 }
 
 /**

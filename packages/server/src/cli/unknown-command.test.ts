@@ -55,8 +55,22 @@ describe('airlock <word> with no such command', { timeout: 60_000 }, () => {
     ['a word past 40 characters', 'sk-proj-0123456789abcdefghijklmnopqrstuvwxyz'],
   ])('holds back %s', (_what, word) => {
     expect(unknownCommandLine(word)).toBe(
-      'unknown command (not repeated here: it may be a secret)',
+      `unknown ${word.startsWith('-') ? 'option' : 'command'} (not repeated here: it may be a secret)`,
     );
+  });
+
+  // Every command group calls a mistyped flag an option (unknown-option.test.ts); so do these two.
+  it.each([
+    [[], '--bogus', /^\nUsage: airlock <command>/],
+    [['hooks'], '--bogus', /^Usage:\n {2}airlock hooks install /],
+    [['hooks'], '-x', /^Usage:\n {2}airlock hooks install /],
+  ])('airlock %j %s says unknown option, with the usage, exit 2', async (command, flag, usage) => {
+    const outcome = await runLocalCli([...command, flag]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    const [first, ...rest] = outcome.stderr.split('\n');
+    expect(first).toBe(`${['airlock', ...command].join(' ')}: unknown option ${flag}`);
+    expect(rest.join('\n')).toMatch(usage);
   });
 
   it.each(['sevre', 'backups', 'toString', 'a'.repeat(40)])('repeats %s', (word) => {
