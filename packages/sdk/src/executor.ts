@@ -114,7 +114,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       } while (again && !closing);
     } catch (error) {
       if (ended) return;
-      if (isLastingFailure(error)) end(error as Error);
+      if (isLastingFailure(error, cable.reachedKernel())) end(error as Error);
       else report(error as Error, null);
     } finally {
       draining = false;

@@ -19,6 +19,14 @@ export interface CableListeners {
   onFatal(error: Error): void;
 }
 
+/** The executor's cable as the executor holds it. */
+export interface ExecutorCable {
+  /** Closes it for good. */
+  close(): void;
+  /** Whether the url reached the kernel once (the cable said `ready`): see isLastingFailure. */
+  reachedKernel(): boolean;
+}
+
 /**
  * Opens the executor's cable: it resumes after the last nudge it saw, checks the kernel with
  * an inbox read before each reconnect, and gives up on a failure asking again cannot mend.
@@ -27,8 +35,9 @@ export function openCable(
   options: ExecutorOptions,
   operations: OperationsClient,
   listeners: CableListeners,
-): LiveSocket {
+): ExecutorCable {
   let lastSeq = 0;
+  let reachedKernel = false;
   const cable = new LiveSocket({
     url: () => cableUrl(options, lastSeq),
     WebSocket: options.WebSocket,
@@ -39,13 +48,13 @@ export function openCable(
         await operations.executor.inbox.query({ limit: 1 });
       } catch (error) {
         // The first connection never got through: say so now; the cable keeps retrying.
-        if (error instanceof ConnectionError && !isLastingFailure(error)) {
+        if (error instanceof ConnectionError && !isLastingFailure(error, reachedKernel)) {
           listeners.onUnreachable(error);
         }
         throw error;
       }
     },
-    isPassing: (error) => !isLastingFailure(error),
+    isPassing: (error) => !isLastingFailure(error, reachedKernel),
     onMessage: (received) => {
       // Core's CableMessageSchema declares what the kernel sends; a position is checked before
       // it is kept, since the cable resumes after it (NaN would be refused on every reconnect).
@@ -59,6 +68,7 @@ export function openCable(
         // the head, whose `ready` drains the inbox whole; resuming there would be refused for ever.
         lastSeq = 0;
       } else if (message.type === 'ready') {
+        reachedKernel = true;
         if (isPosition(message.after)) lastSeq = Math.max(lastSeq, message.after);
         listeners.onReady();
       }
@@ -66,5 +76,5 @@ export function openCable(
     onFatal: (error) => listeners.onFatal(error),
   });
   cable.start();
-  return cable;
+  return { close: () => cable.close(), reachedKernel: () => reachedKernel };
 }

@@ -53,4 +53,14 @@ describe('which failures end an executor', () => {
   ])('%s is tried again', (_what, error) => {
     expect(isLastingFailure(error)).toBe(false);
   });
+
+  it('once the url reached the kernel, a 404 or a page that is not its answer is tried again; a refusal still ends it', () => {
+    expect(isLastingFailure(errorFromBody(null, 404), true)).toBe(false);
+    expect(isLastingFailure(unreadableAnswer('not the kernel', 200), true)).toBe(false);
+    expect(isLastingFailure(errorFromBody({ error: { code: 'unauthenticated' } }, 401), true)).toBe(
+      true,
+    );
+    expect(isLastingFailure(errorFromBody(null, 413), true)).toBe(true);
+    expect(isLastingFailure(noAnswer('CERT_HAS_EXPIRED'), true)).toBe(true);
+  });
 });

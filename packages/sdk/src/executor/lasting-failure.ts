@@ -40,11 +40,15 @@ function tlsFailure(error: unknown): boolean {
  * kernel refuses as it is), a success that is not the kernel's answer (another web server),
  * a request the SDK itself refuses, a TLS failure, and an error that is no AirlockError.
  * Passing: no answer (refused, reset, timed out, a name not resolved yet), 408, 429, 5xx.
+ * Once the url has reached the kernel (`reachedKernel`), a 404 or an answer that is not the
+ * kernel's says the server behind it changed (a proxy whose route is gone while the kernel
+ * redeploys) rather than that the url is wrong: it passes too.
  */
-export function isLastingFailure(error: unknown): boolean {
+export function isLastingFailure(error: unknown, reachedKernel = false): boolean {
   if (!isAirlockError(error)) return true;
   if (isConnectionError(error)) return tlsFailure(error);
   const { status } = error;
   if (status === null) return isValidationError(error);
-  return !(status === 408 || status === 429 || status >= 500);
+  if (status === 408 || status === 429 || status >= 500) return false;
+  return !(reachedKernel && (status === 404 || status < 400));
 }

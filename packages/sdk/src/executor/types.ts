@@ -108,7 +108,9 @@ export interface Executor {
    * executor's), any other 4xx but 408 and 429 (NotFoundError `not_found` from a url
    * whose routes are elsewhere, a claim refused as it stands), a success that is not the
    * kernel's answer (ServerError `internal`, another web server), or a TLS failure
-   * (ConnectionError `connection_failed`). The executor then stops claiming, polling and
+   * (ConnectionError `connection_failed`). A 404 or another server's page once the cable
+   * has connected is tried again instead (a proxy whose route is gone while the kernel
+   * redeploys). The executor then stops claiming, polling and
    * reconnecting and tells onError once; rows it runs still try to commit, and `closed`
    * rejects once they ended. Start a new executor once the cause is mended. No answer
    * (refused, reset, timed out), 408, 429 and 5xx are tried again with backoff until

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import {
   type AirlockError,
+  createClient,
   createExecutor,
   type Executor,
   type ExecutorOptions,
@@ -9,7 +10,7 @@ import {
   isRequestRefusedError,
 } from '@airlock/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../support/kernel.js';
+import { eventually, scriptedRun, startTestKernel } from '../support/kernel.js';
 import { rejectionOf, useMemberKernel } from '../support/member-kernel.js';
 
 /**
@@ -147,5 +148,48 @@ describe('an executor refused for good', () => {
     expect(settled).toBe(false);
     await served.executor.close();
     await served.executor.closed;
+  });
+
+  it('a 404 once the url has reached the kernel (a proxy whose route is gone meanwhile) is tried again', async () => {
+    const kernel = await startTestKernel();
+    try {
+      const port = new URL(kernel.url).port;
+      const served = serve({ url: kernel.url, token: kernel.workspace.tokens.executor });
+      await served.executor.ready;
+      await kernel.stop();
+      // What answers at the kernel's address meanwhile: a web server with no such route.
+      let answered404 = 0;
+      const stranger = createServer((_request, response) => {
+        answered404 += 1;
+        response.writeHead(404, { 'content-type': 'text/plain' });
+        response.end('404 page not found');
+      });
+      await new Promise<void>((resolve) => stranger.listen(Number(port), '127.0.0.1', resolve));
+      await eventually(() => answered404 >= 5, { what: 'five 404s' });
+      stranger.closeAllConnections();
+      await new Promise<void>((resolve) => stranger.close(() => resolve()));
+      await kernel.start();
+      const runs = createClient({
+        url: kernel.url,
+        token: kernel.workspace.tokens.member,
+      }).workspace(kernel.workspace.id).runs;
+      const created = await runs.create(
+        scriptedRun('bypass', [{ tool_calls: [{ name: 'bash' }] }, { final: 'done' }]),
+      );
+      const run = await eventually(
+        async () => {
+          const view = await runs.run(created.id).get();
+          return view.state !== 'running' && view;
+        },
+        { what: 'the run to end' },
+      );
+      expect(run.state).toBe('completed');
+      const [task] = await runs.run(created.id).tasks();
+      expect(task).toMatchObject({ state: 'succeeded', result: 'ran' });
+      expect(served.errors.some(isNotFoundError)).toBe(true);
+    } finally {
+      await Promise.all(started.splice(0).map((executor) => executor.close()));
+      await kernel.close();
+    }
   });
 });
