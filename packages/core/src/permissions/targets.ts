@@ -64,12 +64,44 @@ function normalizeSegments(path: string): string[] {
   return out;
 }
 
+/** The links /proc gives each process (and each of its tasks) to a directory it may not name. */
+const PROCESS_LINKS = new Set(['cwd', 'root']);
+const STANDARD_STREAMS = new Set(['stdin', 'stdout', 'stderr']);
+
+/**
+ * Whether an absolute path runs through a link the kernel gives a process to a directory
+ * (`/proc/self/cwd/secrets/key` is `secrets/key` of its working directory; `/proc/1/root`,
+ * `/proc/self/fd/3/key` or `/dev/fd/3/key` under a directory opened as 3): it may lead
+ * anywhere, the project included. Checked before `..` is folded away, which the kernel
+ * applies after the link (`/proc/self/cwd/../repo`).
+ */
+function throughProcessLink(path: string): boolean {
+  const seen: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') seen.pop();
+    else seen.push(segment);
+    const [top, second, third, fourth, fifth] = seen;
+    if (top === 'proc' && third !== undefined) {
+      const link = third === 'task' ? fifth : third;
+      // `fd/N` is a file itself (`> /proc/self/fd/2`); only a path beyond it reads a directory.
+      if (link !== undefined && PROCESS_LINKS.has(link)) return true;
+      if (third === 'fd' && seen.length > 4) return true;
+      if (third === 'task' && fifth === 'fd' && seen.length > 6) return true;
+    }
+    if (top === 'dev' && second === 'fd' && fourth !== undefined) return true;
+    if (top === 'dev' && STANDARD_STREAMS.has(second ?? '') && third !== undefined) return true;
+  }
+  return false;
+}
+
 /**
  * Canonicalizes a path against the project root: inside the root it becomes
  * rooted POSIX form (`./src/../src/a.ts` -> `src/a.ts`, the root itself `.`);
  * a path that escapes the root stays absolute (`/etc/passwd`) and is not rooted.
  * Without a project root, relative paths are normalized and an escape keeps its
- * leading `..`.
+ * leading `..`. A path through a process's link to a directory (`/proc/self/cwd/...`) may be
+ * anywhere: it holds the project.
  */
 export function canonicalPath(raw: string, projectRoot: string | undefined): CanonicalTarget {
   const root = projectRoot === undefined ? null : normalizeSegments(projectRoot);
@@ -84,7 +116,11 @@ export function canonicalPath(raw: string, projectRoot: string | undefined): Can
     const unplaced = absolute ? { holdsProject: true, withoutProjectRoot: true as const } : {};
     return { kind: 'path', text, rooted: !escaped, raw, ...unplaced };
   }
-  const absolute = normalizeSegments(raw.startsWith('/') ? raw : `/${root.join('/')}/${raw}`);
+  const joined = raw.startsWith('/') ? raw : `/${root.join('/')}/${raw}`;
+  // Kept as written, so a relative word read in it later is checked again (`cd /proc/self/cwd/..`).
+  if (throughProcessLink(joined))
+    return { kind: 'path', text: joined, rooted: false, raw, holdsProject: true };
+  const absolute = normalizeSegments(joined);
   // Above the filesystem root there is nothing: `/..` is `/`.
   const clean = absolute.filter((segment) => segment !== '..');
   const inside = root.every((segment, index) => clean[index] === segment);
