@@ -1,8 +1,9 @@
 import { TOOL_MANIFESTS } from '@airlock/hooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AgentName, agentNames, missingAgentReason } from './agent-binaries.js';
+import { describe, expect, it } from 'vitest';
+import { type AgentName, agentNames } from './agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AirlockKernel, guardSecrets } from './airlock-hooks.js';
+import { agentTests } from './agent-tests.js';
+import { guardSecrets } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
 // Airlock's manifest for an agent says which input fields of each tool name a path, so path
@@ -74,19 +75,10 @@ describe.each(agentNames)(
   "%s: the pinned agent's tools under path rules",
   { timeout: 300_000 },
   (agent) => {
-    const missing = missingAgentReason(agent);
-    if (missing) console.warn(`skipping ${agent}: ${missing}`);
-    let sandbox: AgentSandbox | undefined;
-    let airlock: AirlockKernel | undefined;
-    afterEach(async () => {
-      await sandbox?.close();
-      await airlock?.close();
-      sandbox = undefined;
-      airlock = undefined;
-    });
+    const { missing, hold } = agentTests(agent);
 
     it.skipIf(missing)('every tool it offers its model is declared or reviewed', async () => {
-      sandbox = await createAgentSandbox(agent, [{ kind: 'text', text: 'done' }]);
+      const sandbox = hold(await createAgentSandbox(agent, [{ kind: 'text', text: 'done' }]));
       const run = await runAgent(sandbox);
       expect(run.timedOut, run.stderr).toBe(false);
       const offered = offeredTools(sandbox);
@@ -101,14 +93,16 @@ describe.each(agentNames)(
     it.skipIf(missing)(
       'a newer tool reaching secrets/ is refused or put to a person under a deny of secrets/**',
       async () => {
-        sandbox = await createAgentSandbox(agent, reachesSecrets[agent]);
+        const sandbox = hold(await createAgentSandbox(agent, reachesSecrets[agent]));
         // A 1x1 PNG beside the key: Codex shows the model an image it can read.
         const png =
           'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-        airlock = await guardSecrets(sandbox, {
-          'secrets/key': `${SECRET}\n`,
-          'secrets/key.png': Buffer.from(png, 'base64'),
-        });
+        const airlock = hold(
+          await guardSecrets(sandbox, {
+            'secrets/key': `${SECRET}\n`,
+            'secrets/key.png': Buffer.from(png, 'base64'),
+          }),
+        );
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
         const outputs = sandbox.server.toolOutputs();

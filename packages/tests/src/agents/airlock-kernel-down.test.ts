@@ -1,14 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agentNames, missingAgentReason } from './agent-binaries.js';
+import { describe, expect, it } from 'vitest';
+import { agentNames } from './agent-binaries.js';
 import {
   type AgentSandbox,
   createAgentSandbox,
   permissionModes,
   runAgent,
 } from './agent-sandbox.js';
-import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import { agentTests } from './agent-tests.js';
+import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // The kernel dies between two tool calls of one session: whatever the agent's own permission mode,
 // the next call is refused by Airlock's hook (fail closed) and nothing of it runs.
@@ -23,32 +24,24 @@ describe.each(agentNames)(
   '%s with the kernel killed mid-session',
   { timeout: 300_000 },
   (agent) => {
-    const missing = missingAgentReason(agent);
-    if (missing) console.warn(`skipping ${agent}: ${missing}`);
-    let sandbox: AgentSandbox | undefined;
-    let airlock: AirlockKernel | undefined;
-    afterEach(async () => {
-      await sandbox?.close();
-      await airlock?.close();
-      sandbox = undefined;
-      airlock = undefined;
-    });
+    const { missing, hold } = agentTests(agent);
 
     it.skipIf(missing).each(permissionModes[agent])(
       'refuses the next call under %s',
       async (mode) => {
-        const kernel = await startAirlockKernel();
-        airlock = kernel;
+        const kernel = hold(await startAirlockKernel());
         await kernel.setProfile({
           approval_mode: 'rules',
           approval_rules: [
             { tool: SHELL, path: 'command', match: 'echo granted*', verdict: 'allow' },
           ],
         });
-        sandbox = await createAgentSandbox(agent, [
-          { kind: 'shell', command: 'echo granted-one >> ran.log' },
-          { kind: 'shell', command: 'echo granted-two >> ran.log', before: () => kernel.stop() },
-        ]);
+        const sandbox = hold(
+          await createAgentSandbox(agent, [
+            { kind: 'shell', command: 'echo granted-one >> ran.log' },
+            { kind: 'shell', command: 'echo granted-two >> ran.log', before: () => kernel.stop() },
+          ]),
+        );
         installAirlockHooks(sandbox, kernel);
         const run = await runAgent(sandbox, { permissionMode: mode });
         expect(run.timedOut, run.stderr).toBe(false);

@@ -1,29 +1,22 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { missingAgentReason } from './agent-binaries.js';
-import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import { describe, expect, it } from 'vitest';
+import { createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { agentTests } from './agent-tests.js';
+import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // The Node.js binary an installed entry starts is gone (a Node.js upgrade, an nvm switch): the
 // hook exits 127 before any of Airlock's code runs. Codex runs the call on such an exit; the
 // entry's `|| exit 2` ending makes it Codex's refusal instead.
 describe('codex with the hook client gone', { timeout: 300_000 }, () => {
-  const missing = missingAgentReason('codex');
-  if (missing) console.warn(`skipping codex: ${missing}`);
-  let sandbox: AgentSandbox | undefined;
-  let airlock: AirlockKernel | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    await airlock?.close();
-  });
+  const { missing, hold } = agentTests('codex');
 
   it.skipIf(missing)('refuses the call: nothing runs', async () => {
-    airlock = await startAirlockKernel();
+    const airlock = hold(await startAirlockKernel());
     await airlock.setProfile({ approval_mode: 'bypass' });
-    sandbox = await createAgentSandbox('codex', [
-      { kind: 'shell', command: 'echo ran >> ran.log' },
-    ]);
+    const sandbox = hold(
+      await createAgentSandbox('codex', [{ kind: 'shell', command: 'echo ran >> ran.log' }]),
+    );
     installAirlockHooks(sandbox, airlock);
     const config = join(sandbox.codexHome, 'config.toml');
     const installed = readFileSync(config, 'utf8');

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createExecutor, type Executor } from '@airlock/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agentNames, missingAgentReason } from './agent-binaries.js';
+import { createExecutor } from '@airlock/sdk';
+import { describe, expect, it } from 'vitest';
+import { agentNames } from './agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import { agentTests } from './agent-tests.js';
+import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
 // Spec 000's deny rule under bypass, spec 004's requires_user and shadow mode, and spec 002's stop
@@ -26,24 +27,12 @@ function laterTurns(sandbox: AgentSandbox): string {
 }
 
 describe.each(agentNames)('%s: policies through Airlock', { timeout: 300_000 }, (agent) => {
-  const missing = missingAgentReason(agent);
-  if (missing) console.warn(`skipping ${agent}: ${missing}`);
-  let sandbox: AgentSandbox | undefined;
-  let airlock: AirlockKernel | undefined;
-  let executor: Executor | undefined;
-  afterEach(async () => {
-    await executor?.close();
-    await sandbox?.close();
-    await airlock?.close();
-    executor = undefined;
-    sandbox = undefined;
-    airlock = undefined;
-  });
+  const { missing, hold } = agentTests(agent);
 
   async function setUp(profile: Record<string, unknown>, script: ScriptStep[]) {
-    airlock = await startAirlockKernel();
+    const airlock = hold(await startAirlockKernel());
     await airlock.setProfile(profile);
-    sandbox = await createAgentSandbox(agent, script);
+    const sandbox = hold(await createAgentSandbox(agent, script));
     installAirlockHooks(sandbox, airlock);
     return { airlock, sandbox };
   }
@@ -137,16 +126,18 @@ describe.each(agentNames)('%s: policies through Airlock', { timeout: 300_000 }, 
         ],
       );
       let asked = 0;
-      executor = createExecutor({
-        url: airlock.kernel.url,
-        token: airlock.kernel.workspace.tokens.executor,
-        tools: {
-          check_stop: () => {
-            asked += 1;
-            return { continue: true, feedback: `Run the tests first (${asked}).` };
+      const executor = hold(
+        createExecutor({
+          url: airlock.kernel.url,
+          token: airlock.kernel.workspace.tokens.executor,
+          tools: {
+            check_stop: () => {
+              asked += 1;
+              return { continue: true, feedback: `Run the tests first (${asked}).` };
+            },
           },
-        },
-      });
+        }),
+      );
       await executor.ready;
       const run = await runAgent(sandbox, { prompt: 'Tidy up.' });
       expect(run.timedOut, run.stderr).toBe(false);

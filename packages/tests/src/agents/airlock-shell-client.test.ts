@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agentNames, missingAgentReason } from './agent-binaries.js';
+import { describe, expect, it } from 'vitest';
+import { agentNames } from './agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import { agentTests } from './agent-tests.js';
+import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
 // The real agents with the shell hook clients (`airlock hooks install --client sh`: a shell and
@@ -29,21 +30,12 @@ describe.each(cases)(
   '$agent through the $client hook client',
   { timeout: 300_000 },
   ({ agent, client }) => {
-    const missing = missingAgentReason(agent);
-    if (missing) console.warn(`skipping ${agent}: ${missing}`);
-    let sandbox: AgentSandbox | undefined;
-    let airlock: AirlockKernel | undefined;
-    afterEach(async () => {
-      await sandbox?.close();
-      await airlock?.close();
-      sandbox = undefined;
-      airlock = undefined;
-    });
+    const { missing, hold } = agentTests(agent);
 
     async function setUp(script: ScriptStep[]) {
-      airlock = await startAirlockKernel();
+      const airlock = hold(await startAirlockKernel());
       await airlock.setProfile({ approval_mode: 'rules', approval_rules: RULES });
-      sandbox = await createAgentSandbox(agent, script);
+      const sandbox = hold(await createAgentSandbox(agent, script));
       installAirlockHooks(sandbox, airlock, { client });
       return { airlock, sandbox };
     }
@@ -91,13 +83,14 @@ describe.each(cases)(
     it.skipIf(missing)(
       'with the kernel stopped mid-session, the next call is refused and does not run',
       async () => {
-        const kernel = await startAirlockKernel();
-        airlock = kernel;
+        const kernel = hold(await startAirlockKernel());
         await kernel.setProfile({ approval_mode: 'rules', approval_rules: RULES });
-        sandbox = await createAgentSandbox(agent, [
-          { kind: 'shell', command: 'echo granted-one >> ran.log' },
-          { kind: 'shell', command: 'echo granted-two >> ran.log', before: () => kernel.stop() },
-        ]);
+        const sandbox = hold(
+          await createAgentSandbox(agent, [
+            { kind: 'shell', command: 'echo granted-one >> ran.log' },
+            { kind: 'shell', command: 'echo granted-two >> ran.log', before: () => kernel.stop() },
+          ]),
+        );
         installAirlockHooks(sandbox, kernel, { client });
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);

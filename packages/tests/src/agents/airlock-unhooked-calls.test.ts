@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { missingAgentReason } from './agent-binaries.js';
+import { describe, expect, it } from 'vitest';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { type AgentTests, agentTests } from './agent-tests.js';
 import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // A call no hook asks or tells about: Airlock's entries for the tool events are gone (a person
@@ -34,26 +34,23 @@ function withoutToolHooks(sandbox: AgentSandbox): void {
   writeFileSync(path, JSON.stringify(settings, null, 2));
 }
 
-/** What a test started, for afterEach to close even when the test failed halfway. */
-type Held = { airlock?: AirlockKernel; sandbox?: AgentSandbox };
-
 /**
  * A kernel in bypass mode and a sandbox of `agent` whose model asks for `echo ONE` and `false`,
- * each handed to `held` as soon as it exists.
+ * each held by `tests` as soon as it exists.
  */
 async function startSession(
   agent: 'claude-code' | 'codex' | 'gemini',
   one: string,
-  held: Held,
+  tests: AgentTests,
 ): Promise<{ airlock: AirlockKernel; sandbox: AgentSandbox }> {
-  const airlock = await startAirlockKernel();
-  held.airlock = airlock;
+  const airlock = tests.hold(await startAirlockKernel());
   await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
-  const sandbox = await createAgentSandbox(agent, [
-    { kind: 'shell', command: `echo ${one}` },
-    { kind: 'shell', command: 'false' },
-  ]);
-  held.sandbox = sandbox;
+  const sandbox = tests.hold(
+    await createAgentSandbox(agent, [
+      { kind: 'shell', command: `echo ${one}` },
+      { kind: 'shell', command: 'false' },
+    ]),
+  );
   return { airlock, sandbox };
 }
 
@@ -64,9 +61,9 @@ async function startSession(
 async function expectUnhookedCallsRecorded(
   agent: 'claude-code' | 'codex' | 'gemini',
   client: 'node' | 'bash' | 'http',
-  held: Held,
+  tests: AgentTests,
 ): Promise<void> {
-  const { airlock, sandbox } = await startSession(agent, 'unhooked-one', held);
+  const { airlock, sandbox } = await startSession(agent, 'unhooked-one', tests);
   installAirlockHooks(
     sandbox,
     airlock,
@@ -99,38 +96,32 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)(
   '%s: calls that ran with no hook for them',
   { timeout: 300_000 },
   (agent) => {
-    const missing = missingAgentReason(agent);
-    const held: Held = {};
-    afterEach(async () => {
-      await held.sandbox?.close();
-      await held.airlock?.close();
-      delete held.sandbox;
-      delete held.airlock;
-    });
+    const tests = agentTests(agent);
+    const { missing } = tests;
 
     it.skipIf(missing)('are recorded in the turn’s story from the transcript at Stop', async () => {
-      await expectUnhookedCallsRecorded(agent, 'node', held);
+      await expectUnhookedCallsRecorded(agent, 'node', tests);
     });
 
     // The shell clients post each event as it is; the turn's end runs the Node.js client.
     it.skipIf(missing)(
       'are recorded too when the tool events went through the bash client',
       async () => {
-        await expectUnhookedCallsRecorded(agent, 'bash', held);
+        await expectUnhookedCallsRecorded(agent, 'bash', tests);
       },
     );
 
     // Only Claude Code has HTTP hooks.
     if (agent === 'claude-code') {
       it.skipIf(missing)('are recorded too when the other events are HTTP hooks', async () => {
-        await expectUnhookedCallsRecorded(agent, 'http', held);
+        await expectUnhookedCallsRecorded(agent, 'http', tests);
       });
     }
 
     it.skipIf(missing)(
       'with every hook in place, no call counts as unseen; the transcript only corrects a failure',
       async () => {
-        const { airlock, sandbox } = await startSession(agent, 'hooked-one', held);
+        const { airlock, sandbox } = await startSession(agent, 'hooked-one', tests);
         installAirlockHooks(sandbox, airlock);
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);

@@ -1,29 +1,24 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { missingAgentReason } from './agent-binaries.js';
-import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import { describe, expect, it } from 'vitest';
+import { createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { agentTests } from './agent-tests.js';
+import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // Gemini CLI's AfterTool report reaches the kernel's own hook endpoint (the sh client) without
 // its tool name, so the kernel cannot read it: the call already ran, and the model must still
 // read its real result. A refusal there ("Tool result blocked") would tell it the call failed.
 describe('gemini with a report the kernel cannot read', { timeout: 300_000 }, () => {
-  const missing = missingAgentReason('gemini');
-  if (missing) console.warn(`skipping gemini: ${missing}`);
-  let sandbox: AgentSandbox | undefined;
-  let airlock: AirlockKernel | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    await airlock?.close();
-  });
+  const { missing, hold } = agentTests('gemini');
 
   it.skipIf(missing)('the call ran, and the model reads its own output', async () => {
-    airlock = await startAirlockKernel();
+    const airlock = hold(await startAirlockKernel());
     await airlock.setProfile({ approval_mode: 'bypass' });
-    sandbox = await createAgentSandbox('gemini', [
-      { kind: 'shell', command: 'echo ran >> ran.log; echo output-of-the-call' },
-    ]);
+    const sandbox = hold(
+      await createAgentSandbox('gemini', [
+        { kind: 'shell', command: 'echo ran >> ran.log; echo output-of-the-call' },
+      ]),
+    );
     installAirlockHooks(sandbox, airlock, { client: 'sh' });
     const path = join(sandbox.home, '.gemini', 'settings.json');
     const settings = JSON.parse(readFileSync(path, 'utf8'));

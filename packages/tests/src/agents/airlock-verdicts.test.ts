@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskView } from '@airlock/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agentNames, missingAgentReason } from './agent-binaries.js';
+import { describe, expect, it } from 'vitest';
+import { agentNames } from './agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { agentTests } from './agent-tests.js';
 import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
@@ -42,21 +43,12 @@ async function runTasks(airlock: AirlockKernel): Promise<TaskView[]> {
 }
 
 describe.each(agentNames)('%s through Airlock', { timeout: 300_000 }, (agent) => {
-  const missing = missingAgentReason(agent);
-  if (missing) console.warn(`skipping ${agent}: ${missing}`);
-  let sandbox: AgentSandbox | undefined;
-  let airlock: AirlockKernel | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    await airlock?.close();
-    sandbox = undefined;
-    airlock = undefined;
-  });
+  const { missing, hold } = agentTests(agent);
 
   async function setUp(script: ScriptStep[], waitMs?: number) {
-    airlock = await startAirlockKernel();
+    const airlock = hold(await startAirlockKernel());
     await airlock.setProfile({ approval_mode: 'rules', approval_rules: RULES });
-    sandbox = await createAgentSandbox(agent, script);
+    const sandbox = hold(await createAgentSandbox(agent, script));
     installAirlockHooks(sandbox, airlock, waitMs === undefined ? {} : { waitMs });
     return { airlock, sandbox };
   }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AgentName, agentNames, missingAgentReason } from './agent-binaries.js';
-import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { type AgentName, agentNames } from './agent-binaries.js';
+import { createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { agentTests } from './agent-tests.js';
 import { type AirlockKernel, guardSecrets } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
@@ -56,29 +57,25 @@ describe.each(agentNames)(
   '%s: a shell call is judged from the directory it runs in',
   { timeout: 300_000 },
   (agent) => {
-    const missing = missingAgentReason(agent);
-    if (missing) console.warn(`skipping ${agent}: ${missing}`);
-    let sandbox: AgentSandbox | undefined;
-    let airlock: AirlockKernel | undefined;
-    afterEach(async () => {
-      await sandbox?.close();
-      await airlock?.close();
-      sandbox = undefined;
-      airlock = undefined;
-    });
+    const { missing, hold } = agentTests(agent);
 
     it.skipIf(missing)(
       'cat key in secrets/ waits for a person under a deny of secrets/** and never runs; in src/ it runs',
       async () => {
-        sandbox = await createAgentSandbox(
-          agent,
-          script(agent, () => airlock as AirlockKernel),
+        let airlock: AirlockKernel | undefined;
+        const sandbox = hold(
+          await createAgentSandbox(
+            agent,
+            script(agent, () => airlock as AirlockKernel),
+          ),
         );
         // Nobody approves: a park outlives the hook's short wait and the agent is refused.
-        airlock = await guardSecrets(sandbox, {
-          'secrets/key': `${SECRET}\n`,
-          'src/key': 'public\n',
-        });
+        airlock = hold(
+          await guardSecrets(sandbox, {
+            'secrets/key': `${SECRET}\n`,
+            'src/key': 'public\n',
+          }),
+        );
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
         const outputs = sandbox.server.toolOutputs();

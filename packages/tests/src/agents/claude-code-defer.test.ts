@@ -1,15 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { missingAgentReason } from './agent-binaries.js';
+import { describe, expect, it } from 'vitest';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { agentTests } from './agent-tests.js';
 import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // Claude Code headless pauses durably on a park: the hook answers `defer`, the run ends with
 // `tool_deferred`, a person decides in Airlock, and `claude -p --resume <session>` asks again.
-const missing = missingAgentReason('claude-code');
-if (missing) console.warn(`skipping Claude Code defer: ${missing}`);
-
 const COMMAND = 'echo parked >> ran.log';
 const RULES = [{ tool: 'Bash', path: 'command', match: 'echo parked*', verdict: 'ask' }];
 
@@ -32,19 +29,14 @@ async function waitingDecision(airlock: AirlockKernel) {
 }
 
 describe('Claude Code with parks deferred (--defer)', { timeout: 300_000 }, () => {
-  let sandbox: AgentSandbox | undefined;
-  let airlock: AirlockKernel | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    await airlock?.close();
-    sandbox = undefined;
-    airlock = undefined;
-  });
+  const { missing, hold } = agentTests('claude-code');
 
   async function deferredRun() {
-    airlock = await startAirlockKernel();
+    const airlock = hold(await startAirlockKernel());
     await airlock.setProfile({ approval_mode: 'rules', approval_rules: RULES });
-    sandbox = await createAgentSandbox('claude-code', [{ kind: 'shell', command: COMMAND }]);
+    const sandbox = hold(
+      await createAgentSandbox('claude-code', [{ kind: 'shell', command: COMMAND }]),
+    );
     installAirlockHooks(sandbox, airlock, { defer: true });
     const first = await runAgent(sandbox);
     expect(first.timedOut, first.stderr).toBe(false);

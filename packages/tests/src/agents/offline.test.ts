@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { agentNames, missingAgentReason } from './agent-binaries.js';
-import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { agentNames } from './agent-binaries.js';
+import { createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { agentTests } from './agent-tests.js';
 import { denyOutput, installNativeHook, writeHookScript } from './native-hooks.js';
 
 // The harness itself, before Airlock is in the loop: each real agent runs offline against its
@@ -13,18 +14,12 @@ describe.each(agentNames)(
   '%s offline through its scripted model server',
   { timeout: 300_000 },
   (agent) => {
-    const missing = missingAgentReason(agent);
-    if (missing) console.warn(`skipping ${agent}: ${missing}`);
-    let sandbox: AgentSandbox | undefined;
-    afterEach(async () => {
-      await sandbox?.close();
-      sandbox = undefined;
-    });
+    const { missing, hold } = agentTests(agent);
 
     it.skipIf(missing)(
       'runs the scripted rm -r with no hook, and the model reads its result',
       async () => {
-        sandbox = await createAgentSandbox(agent, script);
+        const sandbox = hold(await createAgentSandbox(agent, script));
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
         expect(existsSync(join(sandbox.project, 'build')), run.stdout + run.stderr).toBe(false);
@@ -36,7 +31,7 @@ describe.each(agentNames)(
     it.skipIf(missing)(
       'keeps build/ when a command hook denies, and the model reads the reason',
       async () => {
-        sandbox = await createAgentSandbox(agent, script);
+        const sandbox = hold(await createAgentSandbox(agent, script));
         const reason = `scripted-deny-${agent}: removing build output needs a person`;
         const hook = writeHookScript(
           sandbox,
