@@ -1,5 +1,4 @@
 import type { CableMessage } from '@airlock/core';
-import { ConnectionError } from '../errors.js';
 import { isPosition } from '../internal/frames.js';
 import { LiveSocket } from '../internal/socket.js';
 import type { OperationsClient } from '../internal/transport.js';
@@ -13,7 +12,7 @@ export interface CableListeners {
   onReady(): void;
   /** A nudge about a tool or hook row nobody in the process leaves alone. */
   onWork(): void;
-  /** The first connection could not reach the kernel: `ready` rejects, the cable keeps trying. */
+  /** A connection could not reach the kernel for now: `ready` rejects if it was the first, the cable keeps trying. */
   onUnreachable(error: Error): void;
   /** The cable gave up for good (see isLastingFailure). */
   onFatal(error: Error): void;
@@ -47,10 +46,9 @@ export function openCable(
       try {
         await operations.executor.inbox.query({ limit: 1 });
       } catch (error) {
-        // The first connection never got through: say so now; the cable keeps retrying.
-        if (error instanceof ConnectionError && !isLastingFailure(error, reachedKernel)) {
-          listeners.onUnreachable(error);
-        }
+        // The first connection never got through (no answer, a 5xx, a rate limit): say so now;
+        // the cable keeps retrying. A lasting failure ends the executor (onFatal) instead.
+        if (!isLastingFailure(error, reachedKernel)) listeners.onUnreachable(error as Error);
         throw error;
       }
     },

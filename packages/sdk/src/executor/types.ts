@@ -96,7 +96,9 @@ export interface Executor {
    * Resolves once the cable is connected for the first time; rejects with the
    * typed error when the kernel refuses the token, with a ConnectionError when
    * the kernel cannot be reached (a DeadlineExceededError when it does not
-   * answer within `timeoutMs`; the cable keeps retrying until closed), or
+   * answer within `timeoutMs`), with a ServerError or RequestRefusedError when
+   * its first answer is a 5xx or a 429 (in these three the cable keeps
+   * retrying until closed, and connects later without `ready` telling), or
    * when the executor closes first, or with the error that ended it (see `closed`).
    */
   readonly ready: Promise<void>;

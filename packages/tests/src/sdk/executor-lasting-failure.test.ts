@@ -8,10 +8,11 @@ import {
   isConnectionError,
   isNotFoundError,
   isRequestRefusedError,
+  isServerError,
 } from '@airlock/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventually, scriptedRun, startTestKernel } from '../support/kernel.js';
-import { rejectionOf, useMemberKernel } from '../support/member-kernel.js';
+import { rejectionOf, useMemberKernel, within } from '../support/member-kernel.js';
 
 /**
  * An executor whose kernel (or what answers at its url) refuses it in a way asking again
@@ -144,6 +145,10 @@ describe('an executor refused for good', () => {
       () => (settled = true),
       () => (settled = true),
     );
+    // The first connection never got through: ready says why, as for a kernel not reached.
+    const notReady = await rejectionOf(within(served.executor.ready, 20_000));
+    expect(isServerError(notReady)).toBe(true);
+    expect(notReady).toMatchObject({ code: 'unavailable', status: 503 });
     await eventually(() => web.requests() >= 10, { what: 'ten tries' });
     expect(settled).toBe(false);
     await served.executor.close();
