@@ -8,7 +8,7 @@ import { requireAdmin } from '../kernel/verbs/member-roles.js';
 import { authenticate, credentialIsActive, type Principal } from '../store/accounts.js';
 import { applicationOfRun } from '../store/runs.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
-import type { Operation } from './operation.js';
+import { type Operation, pathParams } from './operation.js';
 
 /** Reads the bearer token of an Authorization header (or a `access_token` fallback). */
 export function bearerToken(header: string | undefined, fallback?: string | null): string | null {
@@ -151,14 +151,21 @@ export function fenceOf(principal: Principal): ApplicationFence | null {
  * Refuses an agent credential an operation on another application's run, as
  * if the run did not exist (so it learns nothing of it). Executor operations
  * are fenced by the kernel's claim rules, members act on the whole workspace.
+ * With `operation`, only one whose path names the run is checked here: a
+ * `run_id` in a body (a hooked agent's pre_tool asking about a call again)
+ * names a turn of the caller's own session, which the kernel checks and
+ * refuses as it refuses a run id nobody holds; a `run_not_found` here would
+ * tell the agent that another application holds that run.
  * @throws AirlockError run_not_found (404).
  */
 export async function checkRunFence(
   kernel: Kernel,
   principal: Principal,
   input: unknown,
+  operation?: Pick<Operation, 'path'>,
 ): Promise<void> {
   if (principal.kind !== 'agent') return;
+  if (operation && !pathParams(operation.path).includes('run_id')) return;
   const runId = (input as { run_id?: unknown } | null)?.run_id;
   if (typeof runId !== 'string') return;
   const application = await applicationOfRun(kernel.context.store, principal.workspace_id, runId);

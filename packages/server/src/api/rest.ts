@@ -281,7 +281,7 @@ export function createRestHandler(
       if (!parsed.success) throw invalidInput(parsed.error.issues);
       // The operation handles a large body a turn after its schema checked it.
       if (raw.large) await nextTurn(null);
-      await checkRunFence(options.kernel, principal, parsed.data);
+      await checkRunFence(options.kernel, principal, parsed.data, route.operation);
       const output = await route.operation.handle(
         { kernel: options.kernel, principal, signal: clientGoneSignal(res) },
         parsed.data,

@@ -249,7 +249,7 @@ async function run(
     checkAccess(operation, ctx.principal, input);
     // A body sent slowly: the credential may have been revoked while it came.
     await checkStillActive(ctx.kernel, ctx.principal, ctx.authenticatedAt);
-    await checkRunFence(ctx.kernel, ctx.principal, input);
+    await checkRunFence(ctx.kernel, ctx.principal, input, operation);
     return await operation.handle(ctx, input as never);
   } catch (thrown) {
     const error = asStoreError(thrown);

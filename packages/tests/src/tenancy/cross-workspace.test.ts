@@ -1,87 +1,15 @@
 import { OPERATION_CONTRACTS, type OperationName } from '@airlock/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBES } from './operation-matrix.js';
+import { probeFindings, snapshotOf } from './probe-runner.js';
 import {
-  caller,
   MARKS,
   madeUpLike,
-  madeUpThings,
   startTwoWorkspaces,
-  type ThingName,
   TRANSPORTS,
   type TwoWorkspaces,
-  type WorkspaceThings,
 } from './two-workspaces.js';
-import { callOperation, type Reply } from './wire.js';
-
-const PLANES = ['agent', 'executor', 'member'] as const;
-
-/** Keys whose values differ from one call to the next whatever is asked (clocks, fresh rows). */
-const FRESH_KEY = /(_at|_until|version|digest|^seq|^after|^id|_id|^token)$/;
-
-/**
- * An answer with each named thing (B's real one, or its made-up twin) put as
- * its name, and what differs between any two calls (times, fresh ids) put as
- * a placeholder: two answers that say the same read the same.
- */
-function normalized(reply: Reply, things: Record<string, string>): unknown {
-  let text = JSON.stringify({ status: reply.status, error: reply.error, result: reply.result });
-  const named = Object.entries(things).sort(([, x], [, y]) => y.length - x.length);
-  for (const [name, value] of named) text = text.split(value).join(`<${name}>`);
-  return JSON.parse(text, (key, value) =>
-    FRESH_KEY.test(key) && typeof value !== 'object' ? `<${key}>` : value,
-  );
-}
-
-function withNames(things: WorkspaceThings, names: readonly ThingName[]): Record<string, string> {
-  const named: Record<string, string> = Object.fromEntries(
-    names.map((name) => [name, things[name]]),
-  );
-  // A member is named `member:<credential id>` in overlays, by its bare id in an approval policy.
-  if (names.includes('member')) named.memberId = things.member.slice('member:'.length);
-  return named;
-}
-
-/** B's things and text, as they may show in an answer to a credential of A. */
-function leaksOf(reply: Reply, b: WorkspaceThings, sent: readonly ThingName[]): string[] {
-  const text = JSON.stringify(reply.result ?? null) + JSON.stringify(reply.error?.problems ?? null);
-  const found: string[] = [];
-  if (text.includes(MARKS.b)) found.push(`text ${MARKS.b}`);
-  for (const [name, value] of Object.entries(b) as [ThingName, string][]) {
-    // The caller's own input echoed back in a problem is no leak; a success naming it is.
-    if (sent.includes(name) && reply.error) continue;
-    if (value.length > 6 && text.includes(value)) found.push(`${name} ${value}`);
-  }
-  return found;
-}
-
-/** What B's member and agent read of B: every row a probe of A could have changed. */
-async function snapshotOf(two: TwoWorkspaces): Promise<unknown> {
-  const { b, bThings } = two;
-  const member = caller(two.kernel.url, b.tokens.member);
-  const workspace_id = b.id;
-  const runs = [
-    bThings.parkedRun,
-    bThings.runnableRun,
-    bThings.claimedRun,
-    bThings.gatewayRun,
-    bThings.turnRun,
-  ];
-  const reads: Promise<Reply>[] = [
-    member('runs.list', { workspace_id, limit: 1000 }),
-    member('decisions.list', { workspace_id }),
-    member('credentials.list', { workspace_id, include_revoked: true }),
-    member('agentApplications.list', { workspace_id }),
-    member('approvalPolicy.get', { workspace_id }),
-    member('retention.get', { workspace_id }),
-    member('audit.export', { workspace_id }),
-    member('overlays.get', { workspace_id, scope: 'project', owner_id: bThings.application }),
-    caller(two.kernel.url, b.tokens.agent)('profile.get', {}),
-    ...runs.map((run_id) => member('tasks.list', { workspace_id, run_id })),
-    ...runs.map((run_id) => member('runs.events', { workspace_id, run_id })),
-  ];
-  return (await Promise.all(reads)).map((reply) => ({ status: reply.status, body: reply.result }));
-}
+import { callOperation } from './wire.js';
 
 /*
  * One kernel, two workspaces (A and B), each with an agent application, an
@@ -97,7 +25,7 @@ describe('a credential of one workspace and the things of another', () => {
   let before: unknown;
   beforeAll(async () => {
     two = await startTwoWorkspaces();
-    before = await snapshotOf(two);
+    before = await snapshotOf(two.kernel.url, two.b, two.bThings);
   });
   afterAll(async () => {
     await two?.kernel.close();
@@ -115,44 +43,13 @@ describe('a credential of one workspace and the things of another', () => {
   });
 
   for (const name of Object.keys(PROBES) as OperationName[]) {
-    const contract = OPERATION_CONTRACTS[name];
     it(`${name}: B's things are answered as made-up ones, and nothing of B's comes back`, async () => {
-      const findings: string[] = [];
-      const own = { workspace: two.a.id, things: two.aThings };
-      for (const transport of TRANSPORTS) {
-        for (const plane of PLANES) {
-          const token = two.a.tokens[plane];
-          const call = (input: Record<string, unknown>) =>
-            callOperation({ url: two.kernel.url, transport, token, name, input });
-          for (const [index, probe] of PROBES[name].entries()) {
-            const where = `${transport} ${plane} probe ${index}`;
-            const real = await call(probe.input(two.bThings, own));
-            if (!(contract.planes as readonly string[]).includes(plane)) {
-              if (real.status !== 403 || real.error?.code !== 'forbidden') {
-                findings.push(
-                  `${where}: another plane answered ${real.status} ${real.error?.code}`,
-                );
-              }
-              continue;
-            }
-            if (real.status >= 500) findings.push(`${where}: ${real.status} ${real.error?.detail}`);
-            for (const leak of leaksOf(real, two.bThings, probe.names)) {
-              findings.push(`${where}: the answer holds B's ${leak}`);
-            }
-            if (probe.names.length === 0) continue;
-            const madeUp = madeUpThings(two.bThings);
-            const fake = await call(probe.input(madeUp, own));
-            const said = normalized(real, withNames(two.bThings, probe.names));
-            const other = normalized(fake, withNames(madeUp, probe.names));
-            if (JSON.stringify(said) !== JSON.stringify(other)) {
-              findings.push(
-                `${where}: B's things answered ${JSON.stringify(said)}, made-up ones ${JSON.stringify(other)}`,
-              );
-            }
-          }
-        }
-      }
-      expect(findings).toEqual([]);
+      const prober = {
+        url: two.kernel.url,
+        tokens: two.a.tokens,
+        own: { workspace: two.a.id, things: two.aThings },
+      };
+      expect(await probeFindings(prober, name, { things: two.bThings, mark: MARKS.b })).toEqual([]);
     });
   }
 
@@ -194,6 +91,6 @@ describe('a credential of one workspace and the things of another', () => {
   });
 
   it('leaves every row of B as it was', async () => {
-    expect(await snapshotOf(two)).toEqual(before);
+    expect(await snapshotOf(two.kernel.url, two.b, two.bThings)).toEqual(before);
   });
 });

@@ -90,6 +90,17 @@ export const PROBES: Readonly<Record<OperationName, readonly Probe[]>> = {
         look: true,
       }),
     },
+    {
+      names: ['parkedRun'],
+      input: (t) => ({
+        agent: 'claude-code',
+        session_id: 'probe-session',
+        event: 'pre_tool',
+        run_id: t.parkedRun,
+        task_key: 't1',
+        tool_name: 'deploy',
+      }),
+    },
   ],
   'hooks.claudeCode': [
     {

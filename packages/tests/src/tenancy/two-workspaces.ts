@@ -105,12 +105,14 @@ function scripted(mark: string, mode: 'ask' | 'bypass', tools: string[]) {
 /**
  * Plants in a workspace a run in each state its operations act on, a
  * conversation turn, a hooked session and a page of each list, through its
- * own tokens, each carrying `mark` (its tool names, inputs, session id); the ids it made.
+ * own tokens, each carrying `mark` (its tool names, inputs, session id); the
+ * ids it made. Its runs are the member's (of no application) unless `runsBy` says the agent's.
  */
 export async function plantThings(
   url: string,
   ws: TestWorkspace,
   mark: string,
+  options: { runsBy: 'member' | 'agent' } = { runsBy: 'member' },
 ): Promise<WorkspaceThings> {
   const member = caller(url, ws.tokens.member);
   const agent = caller(url, ws.tokens.agent);
@@ -122,7 +124,9 @@ export async function plantThings(
       version?: string;
     } | null) ?? {};
   const run = async (body: Record<string, unknown>, state: string) => {
-    const made = await must(member('runs.create', { workspace_id, ...body }), 'runs.create');
+    // A member's run belongs to no application; an agent's to the agent's application.
+    const by = options.runsBy === 'agent' ? agent : member;
+    const made = await must(by('runs.create', { workspace_id, ...body }), 'runs.create');
     const id = String(made.id);
     await eventually(async () => (await taskState(id)).state === state, { what: `${id} ${state}` });
     return id;
