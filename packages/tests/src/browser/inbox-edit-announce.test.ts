@@ -76,7 +76,7 @@ describe.skipIf(browserSkipReason !== null)(
       // A send attempt says its error, once.
       await text.press('Control+Enter');
       const errorText = await error.textContent();
-      await expect.poll(said).toEqual([errorText]);
+      await expect.poll(said, { timeout: 30_000 }).toEqual([errorText]);
       // Typing on, still invalid, adds nothing; valid again, nothing either.
       await text.pressSequentially(' ');
       await text.pressSequentially('}');
@@ -87,7 +87,7 @@ describe.skipIf(browserSkipReason !== null)(
       await text.fill('{\n  "command": "rm -rf ./build"\n}');
       await text.press('Control+Enter');
       await expect
-        .poll(said)
+        .poll(said, { timeout: 30_000 })
         .toEqual([errorText, 'Nothing changed: use Approve to approve the call as it is.']);
       expect(await error.textContent()).toBe(
         'Nothing changed: use Approve to approve the call as it is.',
@@ -99,7 +99,9 @@ describe.skipIf(browserSkipReason !== null)(
       await text.fill('{\n  "command": "rm -rf ./build/cache"\n}');
       await text.press('Control+Enter');
       await page.locator(`.after[data-after="${run.id}/t1"]`).waitFor();
-      await expect.poll(heard).toContain('Approved by you with your changes; running.');
+      await expect
+        .poll(heard, { timeout: 30_000 })
+        .toContain('Approved by you with your changes; running.');
       expect((await heard()).filter((words) => words.includes('Approved by you'))).toHaveLength(1);
       expect(await axeViolations(page)).toEqual([]);
     });

@@ -105,7 +105,9 @@ describe.skipIf(browserSkipReason !== null)(
         await page.evaluate(() => document.activeElement?.classList.contains('edit-diff')),
       ).toBe(true);
       await page.keyboard.press('ArrowRight');
-      await expect.poll(() => diffBox.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
+      await expect
+        .poll(() => diffBox.evaluate((box) => box.scrollLeft), { timeout: 30_000 })
+        .toBeGreaterThan(0);
 
       // A narrower edit: the diff against the original, then Ctrl+Enter approves it.
       await text.fill(JSON.stringify({ command: 'rm -rf ./build/cache' }, null, 2));

@@ -34,7 +34,7 @@ describe.skipIf(browserSkipReason !== null)(
       await page.keyboard.press('/');
       await page.keyboard.type('rm -rf');
       await expect
-        .poll(() => note.textContent())
+        .poll(() => note.textContent(), { timeout: 30_000 })
         .toMatch(
           /^0 of the \d+ loaded calls match the filter; \d+ more waiting calls are not loaded, so not searched: "Show more" loads them\.$/,
         );

@@ -65,7 +65,7 @@ describe.skipIf(browserSkipReason !== null)(
         /^Not denied by you: the call had stopped waiting: it was approved by Ana Lima first, and (waits for an executor|is running|ran)\. /,
       );
       await expect
-        .poll(() => page.locator('.afters .announce').textContent())
+        .poll(() => page.locator('.afters .announce').textContent(), { timeout: 30_000 })
         .toMatch(/^Not denied by you: /);
 
       // Ana denies t2; the member approves it.
