@@ -14,11 +14,23 @@ import type { KernelContext } from '../context.js';
 import { AUDIT_TYPES, EventSweep } from './event-sweep.js';
 import { PassFailures, type RetentionFailure } from './pass-failures.js';
 import { DEFAULT_PRUNING_PACE, PruningPace } from './pruning-pace.js';
+import { RetentionExportError } from './retention-export.js';
 import { type PruningBudgets, pruneRuns } from './retention-runs.js';
 import { PruningSteps, RetentionPolicyChangedError } from './retention-step.js';
 import { DEFAULT_UNIT_BUDGET_MS, StepBudget } from './step-budget.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A failure of one workspace's export (its file or folder cannot be written), which the
+ * other workspaces' pruning may not share; any other (the store, the advisory lock) ends the
+ * pass at once, as every workspace after would meet it too.
+ */
+function isExportFailure(error: unknown): boolean {
+  if (error instanceof RetentionExportError) return true;
+  const { path, syscall } = (error ?? {}) as { path?: unknown; syscall?: unknown };
+  return typeof path === 'string' && typeof syscall === 'string';
+}
 
 /** How the kernel prunes: where it exports, how often, and how much per transaction. */
 export interface RetentionOptions {
@@ -175,16 +187,24 @@ export class RetentionPruner {
       const [kind, workspaceId] = key.split(' ') as [SweepKind, string];
       await forgetSweep(this.ctx.store, workspaceId, kind);
     }
+    let exportFailure: unknown;
     for (const policy of policies) {
       if (this.stopped) break;
-      const report = await this.pruneWorkspace(policy, hold);
-      total.events += report.events;
-      total.runs += report.runs;
-      total.audit += report.audit;
+      try {
+        const report = await this.pruneWorkspace(policy, hold);
+        total.events += report.events;
+        total.runs += report.runs;
+        total.audit += report.audit;
+      } catch (error) {
+        // One workspace's export folder (a file in its place, made read-only) held every workspace after it back.
+        if (!isExportFailure(error)) throw error;
+        exportFailure ??= error;
+      }
     }
     if (total.events + total.runs + total.audit > 0) {
       this.ctx.logger.info(total, 'retention pruned');
     }
+    if (exportFailure !== undefined) throw exportFailure;
     return total;
   }
 
