@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retentionHelp } from '../cli/operator/retention.js';
 import { type Deployment, deploy } from '../testing/harness.js';
 import { runOperatorCli, sqliteBackend } from '../testing/operator-cli.js';
 
@@ -69,3 +70,11 @@ describe.skipIf(sqlite.skip !== null)(
     });
   },
 );
+
+describe('airlock retention --help', () => {
+  it('says set needs an admin, and what get says of failing passes', () => {
+    const help = retentionHelp(36_500).replace(/\s+/g, ' ');
+    expect(help).toContain('get needs a member credential, set an admin');
+    expect(help).toContain('pruning FAILING');
+  });
+});

@@ -26,10 +26,13 @@ export function retentionHelp(maxDays: number): string {
   airlock retention get
   airlock retention set [--events <age>] [--runs <age>] [--audit <age>]
 
-Reads or sets how long the workspace keeps its data, through a running kernel
-with a member credential. The kernel prunes what is older in small batches
-(a few hundred rows per transaction), writing it first as JSON lines to its
-export directory (audit records in the format of \`airlock audit export\`).
+Reads or sets how long the workspace keeps its data, through a running kernel:
+get needs a member credential, set an admin's (admin_required otherwise). The
+kernel prunes what is older in small batches (a few hundred rows per
+transaction), writing it first as JSON lines to its export directory (audit
+records in the format of \`airlock audit export\`). get also says whether the
+kernel's pruning passes keep failing (pruning FAILING: an export directory it
+cannot write, a full disk): nothing is pruned until one succeeds.
 
   --events <age>   lifecycle events that are not decisions (claims, rounds, model reads)
   --runs <age>     ended runs, with their task rows and remaining events
