@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeCode } from '../agents/claude-code.js';
 import { codex } from '../agents/codex.js';
+import { gemini } from '../agents/gemini.js';
 import { runHook } from './run-hook.js';
 
 /** A kernel that acknowledges every event with a reminder, and keeps the bodies it was sent. */
@@ -121,6 +122,46 @@ describe('a hooks configuration of the wrong shape', () => {
           systemMessage: expect.stringMatching(/^Airlock could not record this event: /),
         });
       }
+    },
+  );
+});
+
+// An entry copied from another agent's settings runs the client for that agent: the event is not
+// one its protocol handles, and an answer of nothing lets the agent run the call.
+describe("another agent's tool check, from an entry copied across agents", () => {
+  const payload = (eventName: string) =>
+    JSON.stringify({
+      session_id: 's1',
+      hook_event_name: eventName,
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'rm -r build' },
+    });
+
+  it.each([
+    ['claude-code', claudeCode, 'BeforeTool'],
+    ['codex', codex, 'BeforeTool'],
+    ['gemini', gemini, 'PreToolUse'],
+  ] as const)(
+    'is refused by the %s client (exit 2), never passed',
+    async (_name, protocol, event) => {
+      const sent = bodies.length;
+      const output = await runHook({ protocol, input: payload(event), configPath: config });
+      expect(output.exitCode).toBe(2);
+      expect(output.stdout).toBe('');
+      expect(output.stderr).toContain(`another agent's tool check (${event})`);
+      expect(bodies.length).toBe(sent);
+    },
+  );
+
+  it.each([
+    ['claude-code', claudeCode, 'Notification'],
+    ['gemini', gemini, 'AfterModel'],
+    ['gemini', gemini, 'Stop'],
+  ] as const)(
+    'an event of no tool check the %s client does not handle still passes',
+    async (_name, protocol, event) => {
+      const output = await runHook({ protocol, input: payload(event), configPath: config });
+      expect(output).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     },
   );
 });

@@ -1,6 +1,7 @@
 // The tracing entry alone: the whole of @airlock/core (zod, the evaluator) would add
 // hundreds of milliseconds to every hook process the agent starts.
 import { inheritedTraceparent } from '@airlock/core/tracing';
+import { AGENT_PROTOCOLS } from '../agents/registry.js';
 import type { AgentOutput, AgentProtocol, Reply } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';
@@ -61,7 +62,7 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
   } catch (error) {
     return unreadAnswer(protocol, { payload, text: options.input, error: error as Error });
   }
-  if (event === null) return { stdout: '', stderr: '', exitCode: 0 };
+  if (event === null) return notHandled(protocol, payload);
   if (event.event === 'stop') {
     // The turn's calls as the agent's transcript has them: the kernel records any no hook saw.
     const ranCalls = readTranscriptCalls(
@@ -107,4 +108,22 @@ function unreadAnswer(
   if (seen.kind === 'ignore') return { stdout: '', stderr: `${why}\n`, exitCode: 0 };
   const note = unreadNote(seen.event, why);
   return protocol.format(seen.event, { kind: 'pass', context: null, note });
+}
+
+/**
+ * The answer to an event this agent's protocol does not handle: nothing, unless it is another
+ * agent's tool check (an entry copied from that agent's settings, Gemini CLI's `BeforeTool`
+ * running the client for claude-code): its call would run unasked, so it is refused (exit 2).
+ */
+function notHandled(protocol: AgentProtocol, payload: unknown): AgentOutput {
+  const named = (payload as { hook_event_name?: unknown }).hook_event_name;
+  const toolCheck = Object.values(AGENT_PROTOCOLS).some(
+    (other) => typeof named === 'string' && other.eventOf(named) === 'pre_tool',
+  );
+  if (!toolCheck) return { stdout: '', stderr: '', exitCode: 0 };
+  const stderr =
+    `Airlock could not decide this call, so it was not run: the hook entry runs Airlock's ${protocol.agent} ` +
+    `client, and the agent sent another agent's tool check (${named}); ` +
+    "install this agent's own entries with airlock hooks install\n";
+  return { stdout: '', stderr, exitCode: 2 };
 }

@@ -62,6 +62,11 @@ export interface AirlockCommand {
   config?: string | undefined;
   /** The Node.js client's `--config FILE` (the hooks' configuration it reads), when given. */
   hooksConfig?: string | undefined;
+  /**
+   * The agent whose hook events the command answers: the Node.js client's agent word, the agent a
+   * shell client's curl config is named for (`hooks-AGENT.curl`, posting to that agent's endpoint).
+   */
+  agent: string;
 }
 
 const NODE_ENTRIES = new Set(['airlock-hook.js', 'airlock-hook']);
@@ -85,6 +90,7 @@ function nodeCommand(words: string[]): AirlockCommand | null {
     client: 'node',
     program: at === 1 ? (words[0] as string) : null,
     script,
+    agent: words[at + 1] as string,
     ...(hooksConfig === undefined ? {} : { hooksConfig }),
   };
 }
@@ -94,8 +100,9 @@ function shellCommand(words: string[]): AirlockCommand | null {
   if (words.length !== 3 || program === undefined || script === undefined) return null;
   if (!/^(?:.*\/)?(?:sh|bash)$/.test(program)) return null;
   if (!/^airlock-hook\.(?:sh|bash)$/.test(basename(script))) return null;
-  if (!/^hooks-[a-z-]+\.curl$/.test(basename(config ?? ''))) return null;
-  return { client: 'shell', program, script, config };
+  const named = /^hooks-([a-z-]+)\.curl$/.exec(basename(config ?? ''));
+  if (named === null) return null;
+  return { client: 'shell', program, script, config, agent: named[1] as string };
 }
 
 /**

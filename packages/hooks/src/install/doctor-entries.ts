@@ -1,6 +1,6 @@
 import type { HookedAgent } from '@airlock/core';
 import { SHORT_HOOK_TIMEOUT_SECONDS } from '../client/wait-limits.js';
-import { EXIT_BLOCKS } from './command-shape.js';
+import { airlockCommandOf, EXIT_BLOCKS } from './command-shape.js';
 import { commandProblem, lacksShortLimit } from './doctor-commands.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { type HookEntry, isAirlockEntry } from './entries.js';
@@ -13,6 +13,13 @@ const EVERY_TOOL: Readonly<Record<HookedAgent, readonly unknown[]>> = {
   'claude-code': [undefined, '', '*'],
   codex: [undefined, '', '*'],
   gemini: [undefined, '', '*', '.*'],
+};
+
+/** The timeout an agent gives an entry that states none, where it is known: Gemini CLI 0.61's 60 s. */
+const DEFAULT_TIMEOUT: Readonly<Record<HookedAgent, number | undefined>> = {
+  'claude-code': undefined,
+  codex: undefined,
+  gemini: 60_000,
 };
 
 /** Airlock's entries of one event, each with the group (and so the matcher) it sits in. */
@@ -55,11 +62,31 @@ export function entryCheck(
       fix,
     };
   }
-  const expected = entry.timeoutSeconds * (agent === 'gemini' ? 1000 : 1);
-  if (typeof hook.timeout === 'number' && hook.timeout < expected) {
+  if (hook.type !== 'command' && hook.type !== 'http') {
     return {
       status: 'fail',
-      detail: `registered with a timeout of ${hook.timeout}${agent === 'gemini' ? ' ms' : ' s'} (install writes ${expected}): the agent may give up on the hook before it answers`,
+      detail: `registered with "type": ${JSON.stringify(hook.type)}, where install writes "command": the agent skips the entry and runs every call without asking Airlock`,
+      fix,
+    };
+  }
+  const unit = agent === 'gemini' ? ' ms' : ' s';
+  if (hook.timeout !== undefined && !Number.isFinite(hook.timeout)) {
+    return {
+      status: 'fail',
+      detail: `registered with a timeout of ${JSON.stringify(hook.timeout)}, not a number: Claude Code skips such an entry and runs every call, Codex does not start`,
+      fix,
+    };
+  }
+  const expected = entry.timeoutSeconds * (agent === 'gemini' ? 1000 : 1);
+  const timeout = hook.timeout ?? DEFAULT_TIMEOUT[agent];
+  if (typeof timeout === 'number' && timeout < expected) {
+    const given =
+      hook.timeout === undefined
+        ? `no timeout, so the agent's own default of ${timeout}${unit}`
+        : `a timeout of ${timeout}${unit}`;
+    return {
+      status: 'fail',
+      detail: `registered with ${given} (install writes ${expected}): the agent may give up on the hook before it answers`,
       fix,
     };
   }
@@ -68,6 +95,14 @@ export function entryCheck(
       status: 'fail',
       detail:
         'registered with "async": true: the agent runs it in the background and does not wait for its answer, so the call goes ahead whatever Airlock decides',
+      fix,
+    };
+  }
+  const answers = hook.type === 'http' ? agent : airlockCommandOf(hook.command)?.agent;
+  if (answers !== undefined && answers !== agent) {
+    return {
+      status: 'fail',
+      detail: `registered with a command that answers ${answers}'s hook events, not ${agent}'s (an entry copied from its settings): ${agent}'s calls are not decided as its own`,
       fix,
     };
   }
