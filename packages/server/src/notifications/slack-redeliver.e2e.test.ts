@@ -148,9 +148,24 @@ for (const backend of all) {
       const approved = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
       slack.refusing.delete('chat.postMessage');
+      // The settles found nothing to update (their notices dead) and are recorded so: the
+      // redelivery makes them due again (one read while the notice was still dead, as it was
+      // being claimed on PostgreSQL, would leave none to follow; the post says it anyway).
+      await d().airlock.notifications!.worker.idle();
       const notice = dead.find((n) => n.channel === 'approvals')!;
       await redeliver(notice.id);
-      // The notice's first accepted post, at last.
+      // The notice's first accepted post, at last: already without buttons, then settled.
+      const [post] = await waitFor(
+        async () => {
+          const posts = slackCalls(slack, 'postMessage').filter(
+            (p) => p.channel === CHANNELS.approvals,
+          );
+          return slack.posts.length > 0 ? posts.slice(-1) : undefined;
+        },
+        { what: 'the notice posted' },
+      );
+      expect(hasButtons(post!)).toBe(false);
+      expect(JSON.stringify(post!.blocks)).toMatch(/Approved by/);
       await nthApprovalsMessageSettled(slack, 1, /Approved by/);
     });
 
