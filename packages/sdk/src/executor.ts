@@ -302,6 +302,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     onWork: () => void drain(),
     onUnreachable: (error) => refuseReady(error),
     onFatal: (error) => end(error),
+    onListenerError: (error) => report(error, null),
   });
   const poll = setInterval(() => void drain(), options.pollMs ?? 10_000);
   (poll as { unref?: () => void }).unref?.();

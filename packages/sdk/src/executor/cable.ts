@@ -16,6 +16,8 @@ export interface CableListeners {
   onUnreachable(error: Error): void;
   /** The cable gave up for good (see isLastingFailure). */
   onFatal(error: Error): void;
+  /** What the application's `leaves` threw: the nudge is served as any other. */
+  onListenerError(error: Error): void;
 }
 
 /** The executor's cable as the executor holds it. */
@@ -59,7 +61,7 @@ export function openCable(
       const message = received as CableMessage;
       if (message.type === 'work_available') {
         if (isPosition(message.seq)) lastSeq = Math.max(lastSeq, message.seq);
-        if (options.leaves?.(message)) return;
+        if (leaves(options, message, listeners)) return;
         if (message.kind === 'tool' || message.kind === 'hook') listeners.onWork();
       } else if (received.type === 'resync') {
         // The kernel no longer has what follows lastSeq (retention, a restore): start again at
@@ -75,4 +77,21 @@ export function openCable(
   });
   cable.start();
   return { close: () => cable.close(), reachedKernel: () => reachedKernel };
+}
+
+/**
+ * Whether the application leaves a nudge to someone in its process. Its throw is told and the
+ * nudge served: thrown into the socket, it would end the cable, and no nudge would come again.
+ */
+function leaves(
+  options: ExecutorOptions,
+  nudge: { run_id: string; task_key: string },
+  listeners: CableListeners,
+): boolean {
+  try {
+    return Boolean(options.leaves?.(nudge));
+  } catch (error) {
+    listeners.onListenerError(error instanceof Error ? error : new Error(String(error)));
+    return false;
+  }
 }

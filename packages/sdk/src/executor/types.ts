@@ -76,7 +76,8 @@ export interface ExecutorOptions extends ConnectionOptions {
   /**
    * Nudges this executor leaves alone (true): rows someone in its process
    * takes by address with `take` (the MCP gateway its own runs' rows). The
-   * safety-net poll still claims them if nobody does.
+   * safety-net poll still claims them if nobody does. What it throws is told
+   * to `onError` and the nudge is served.
    */
   leaves?: ((nudge: { run_id: string; task_key: string }) => boolean) | undefined;
 }
