@@ -24,7 +24,29 @@ const ALWAYS_PATCHES = new Set(['format-patch', 'range-diff']);
 /** Verbs that show each hunk of their paths under `-p` or `-i` (`yes | git add -p` prints them all). */
 const INTERACTIVE = new Set(['add', 'commit', 'checkout', 'reset', 'restore', 'stash', 'stage']);
 /** Verbs whose bare operands are always paths, never revisions. */
-const PATH_OPERANDS = new Set(['add', 'stage', 'commit', 'status']);
+const PATH_OPERANDS = new Set(['add', 'stage', 'commit', 'status', 'clean']);
+
+/**
+ * Whether a verb takes untracked files out of the work tree under its pathspecs: `git clean`
+ * but a dry run deletes them (ignored ones too with `-x`), `git stash -u` or `-a` moves them
+ * into a stash. What it takes is read as what it reads: a `.env` it may remove asks as
+ * `rm -rf .` does.
+ */
+function takesUntracked(verb: string, rest: readonly string[]): boolean {
+  const options = rest.filter((arg) => arg.startsWith('-'));
+  if (verb === 'clean')
+    return !options.some((arg) => /^-[a-zA-Z]*n/.test(arg) || arg === '--dry-run');
+  if (
+    verb !== 'stash' ||
+    !['push', 'save', undefined].includes(rest.find((arg) => !arg.startsWith('-')))
+  ) {
+    return false;
+  }
+  return options.some(
+    (arg) =>
+      /^-[a-zA-Z]*[ua]/.test(arg) || namesLongOption(arg, '--include-untracked') || arg === '--all',
+  );
+}
 
 /** Verbs that write tracked files into the work tree. */
 const WORK_TREE_WRITERS = new Set([
@@ -197,8 +219,9 @@ function globalOptions(args: readonly string[]): { at: number; prefix: string | 
  * working directory; paths after `--` limit it), the pathspecs of a command that prints
  * content (`git diff -- src`, `git log -p -- src`), the whole repository (`/`) for one given
  * no pathspec (`git diff`, `git show HEAD`, `git stash show -p`), one that copies it all out
- * (`git bundle create`, `git fast-export`, `git archive`, `git worktree add`) and a verb git
- * does not have (an alias may print anything). Empty for a command that prints names only
+ * (`git bundle create`, `git fast-export`, `git archive`, `git worktree add`), the pathspecs of
+ * one that takes untracked files away (`git clean -f`, `git stash -u`) and a verb git does not
+ * have (an alias may print anything). Empty for a command that prints names only
  * (`git status`, `git log --stat`, `git diff --name-only`). `args` follow the `git` word.
  */
 export function gitContentReads(args: readonly string[]): string[] {
@@ -231,6 +254,7 @@ function verbReads(
   if (PATCH_BY_DEFAULT.has(verb) || PATCH_ON_REQUEST.has(verb)) {
     return printsPatch(verb, rest) ? read(rest) : [];
   }
+  if (takesUntracked(verb, rest)) return read(rest);
   if (verb === 'stash' && rest[0] === 'show') {
     // `stash.showPatch` (a user's configuration) makes a bare `git stash show` print a patch.
     return printsPatch('diff', rest.slice(1)) ? [WHOLE_REPOSITORY] : [];

@@ -114,6 +114,39 @@ describe('a git command that prints or copies tracked content reads what it reac
   });
 });
 
+// `git clean -fdx`, run by bash 5.2 in a repository, deleted an untracked .env and secrets/.
+describe('a git command that takes untracked files out of the work tree reaches them', () => {
+  it.each([
+    'git clean -fdx',
+    'git clean -f',
+    'git clean -fX',
+    'git clean -fd -- secrets',
+    'git stash -u',
+    'git stash --all',
+    'git stash push --include-untracked -m wip',
+    'git stash save -u wip',
+  ])('asks for %j under a deny of secrets/**', (command) => {
+    expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
+  });
+
+  it('asks for git clean under a deny of **/.env', () => {
+    const env: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+    expect(decide('git clean -fdx', [env]).verdict).toBe('ask');
+  });
+
+  it.each([
+    'git clean -n',
+    'git clean -fdn',
+    'git clean -fd src',
+    'git clean -fdx -- src',
+    'git stash push -u -- src',
+    'git stash',
+    'git stash push -m wip',
+  ])('grants %j, which takes nothing or only what lies outside secrets/', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+});
+
 describe('a message git records is text, not a path', () => {
   it.each([
     'git commit -m "$(cat <<\'EOF\'\nfix: the thing\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)"',
