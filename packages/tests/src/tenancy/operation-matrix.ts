@@ -213,6 +213,17 @@ export const PROBES: Readonly<Record<OperationName, readonly Probe[]>> = {
         policy: { rules: [{ tool: 'deploy', approvers: [t.member.slice('member:'.length)] }] },
       }),
     },
+    {
+      // The caller's own member beside the other's: only the other's is a problem.
+      names: ['member'],
+      input: (t, own) => ({
+        ...ws(own),
+        policy: {
+          groups: { pair: [own.things.member, t.member].map((m) => m.slice('member:'.length)) },
+          rules: [{ tool: 'deploy', approvers: ['group:pair'], required: 2 }],
+        },
+      }),
+    },
   ],
   'overlays.get': [
     {
