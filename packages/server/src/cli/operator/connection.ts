@@ -8,6 +8,7 @@ import {
   shellQuoted,
   shownKernelUrl,
   terminalJson,
+  unknownVerbLine,
 } from '@airlock/core/command-line';
 import type { Call } from '@airlock/sdk';
 import {
@@ -78,11 +79,19 @@ export function parseOperatorArgs(
   command: string,
   verbs: Readonly<Record<string, VerbShape>>,
 ): ParsedCommandLine {
-  return parseVerbCommandLine(argv, {
+  const parsed = parseVerbCommandLine(argv, {
     command: `airlock ${command}`,
     common: CONNECTION_OPTIONS,
     verbs,
   });
+  const [verb] = parsed.positionals;
+  // `airlock runs help`, as `airlock help runs` and git take it.
+  if (verb === 'help') return { ...parsed, values: { ...parsed.values, help: true } };
+  // Told before the connection is read: a missing token would hide the typo until it is set.
+  if (parsed.values.help !== true && verb !== undefined && !Object.hasOwn(verbs, verb)) {
+    throw new UsageError(unknownVerbLine(command, verb, Object.keys(verbs)));
+  }
+  return parsed;
 }
 
 /**
