@@ -87,6 +87,25 @@ describe("one workspace's feeds and another's runs", () => {
     }
   });
 
+  it('refuses every subscription to a credential of another plane', async () => {
+    const { url } = two.kernel;
+    const { tokens } = two.a;
+    const feed = workspaceFeedPath(two.a.id);
+    const refusals = [
+      (await openSocket(url, feed, tokens.executor)).refused,
+      (await openSocket(url, EXECUTOR_CABLE_PATH, tokens.agent)).refused,
+      (await openSocket(url, EXECUTOR_CABLE_PATH, tokens.member)).refused,
+    ];
+    expect(refusals.map((refused) => refused?.status)).toEqual([403, 403, 403]);
+    const subscribed = await readSubscription({
+      url,
+      token: tokens.executor,
+      input: { workspace_id: two.a.id, after: 0 },
+      enough: ended,
+    });
+    expect(subscribed.text).toContain('"error":{"code":"forbidden"');
+  });
+
   it("sends A's feeds, cable and metrics nothing of B's while B's runs move", async () => {
     const { url } = two.kernel;
     const open = async (path: string, token: string) => {
@@ -162,5 +181,49 @@ describe("one workspace's feeds and another's runs", () => {
     );
     expect(leaks).toEqual([]);
     expect(seen.subscription).toContain(marker);
+  });
+
+  it("ends a revoked credential's feeds mid-stream, and only its own", async () => {
+    const { url } = two.kernel;
+    const memberA = caller(url, two.a.tokens.member);
+    const made = await memberA('credentials.create', {
+      workspace_id: two.a.id,
+      kind: 'member',
+      agent_application_id: null,
+      role: 'approver',
+    });
+    const { token, credential_id } = made.result as { token: string; credential_id: string };
+    const openFeed = async (path: string, by: string) => {
+      const opened = await openSocket(url, path, by);
+      if (!opened.socket) throw new Error(`${path} refused: ${JSON.stringify(opened.refused)}`);
+      sockets.push(opened.socket);
+      return opened.socket;
+    };
+    const revokedFeed = await openFeed(workspaceFeedPath(two.a.id), token);
+    const feedB = await openFeed(
+      `${workspaceFeedPath(two.b.id)}?after=latest`,
+      two.b.tokens.member,
+    );
+    const subscription = readSubscription({
+      url,
+      token,
+      input: { workspace_id: two.a.id, after: 'latest' },
+      enough: ended,
+    });
+    // The socket is open (its ready message came) before the revoke.
+    await eventually(() => revokedFeed.messages.length > 0, { what: 'the feed ready' });
+    const revoked = await memberA('credentials.revoke', { workspace_id: two.a.id, credential_id });
+    expect(revoked.status).toBe(200);
+    expect(await revokedFeed.closed).toBe(4401);
+    expect((await subscription).text).toContain('unauthenticated');
+    // B's feed, of another workspace, goes on: it hears B's next event.
+    const runB = await caller(url, two.b.tokens.member)('runs.create', {
+      workspace_id: two.b.id,
+      approval_mode: 'bypass',
+      input: 'x',
+      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+    });
+    const id = String((runB.result as { id: string }).id);
+    await eventually(() => JSON.stringify(feedB.messages).includes(id), { what: "B's event" });
   });
 });
