@@ -31,6 +31,12 @@ describe('keptEndStart', () => {
     ]);
   });
 
+  it('keeps a short summary whole in its end, and never a longer one', () => {
+    expect(cut('bash ls')).toEqual(['', 'bash ls']);
+    // A right-to-left tool's name and input: every cut but the very start and end falls among them.
+    expect(cut('פרסם {"גרסה": "שמונה ושבע"}')).toEqual(['פרסם {"גרסה": "שמונה ושבע', '"}']);
+  });
+
   it('shows a summary all right to left in one part when no cut keeps its order', () => {
     const prompt = `ask: ${'שאלה ארוכה מאוד '.repeat(5).trim()}`;
     const [start, end] = cut(prompt);

@@ -92,7 +92,9 @@ function cutKeepsOrder(characters: string[], at: number): boolean {
 export function keptEndStart(summary: string): number {
   const characters = [...summary];
   const wanted = Math.max(0, characters.length - KEPT_END);
-  for (let at = wanted; at >= Math.max(0, wanted - KEPT_END); at -= 1) {
+  if (wanted === 0) return 0;
+  // Never all of a longer summary in the end: the end is not cut, so it would overflow the row.
+  for (let at = wanted; at >= Math.max(1, wanted - KEPT_END); at -= 1) {
     if (cutKeepsOrder(characters, at)) return at;
   }
   let at = wanted + 1;
