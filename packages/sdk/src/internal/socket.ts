@@ -76,6 +76,14 @@ export interface LiveSocketOptions {
 const MAX_RETRY_MS = 5000;
 const PING_MS = 15_000;
 const SILENCE_MS = 40_000;
+/**
+ * How long a dropped socket may wait for the server to answer its close. `ws` waits 30 s, its
+ * timer and socket holding the event loop: a process closing its feeds against a hung kernel
+ * would live on that long.
+ */
+const CLOSE_ANSWER_MS = 2000;
+/** The `readyState` of a closed WebSocket. */
+const CLOSED = 3;
 
 /**
  * A WebSocket that reconnects with backoff until closed. The URL is asked for
@@ -142,6 +150,7 @@ export class LiveSocket {
       socket.onerror = () => {};
       socket.onmessage = null;
       socket.close(1000, reason);
+      letGo(socket);
     }
   }
 
@@ -282,6 +291,16 @@ export class LiveSocket {
     this.close();
     this.options.onFatal(error);
   }
+}
+
+/** Ends a closing socket at once if its server has not answered the close in time (`ws` only). */
+function letGo(socket: WebSocketLike): void {
+  const { terminate } = socket as { terminate?: unknown };
+  if (typeof terminate !== 'function' || socket.readyState === CLOSED) return;
+  const timer = setTimeout(() => {
+    if (socket.readyState !== CLOSED) terminate.call(socket);
+  }, CLOSE_ANSWER_MS);
+  (timer as { unref?: () => void }).unref?.();
 }
 
 /**
