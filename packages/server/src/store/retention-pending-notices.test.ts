@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 import { endedRunsBefore } from './retention-ended-runs.js';
+import { deleteRuns, deliveriesOfRuns, RunsChangedError } from './retention-runs.js';
 
 /**
  * An ended run whose notice is still pending (its receiver down, retried with
@@ -76,5 +77,74 @@ describe.each(available)('the runs the pruner takes on $name', (backend) => {
         .execute();
       expect(await taken()).toContain(runId);
     }
+  });
+  it('rolls its delete back when a worker claimed one of its notices after the pruner read them', async () => {
+    d = await deploy(backend);
+    const deployment = d;
+    const run = await deployment.member.post(`${deployment.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'go',
+      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+    });
+    const runId = run.body.id as string;
+    await waitFor(
+      async () =>
+        (await deployment.member.get(`${deployment.ws}/runs/${runId}`)).body.state === 'completed',
+    );
+    const store = deployment.airlock.store;
+    const now = store.now();
+    // Redelivered after the pruner chose the run: pending, due now, not claimed yet.
+    await store.db
+      .insertInto('notification_deliveries')
+      .values({
+        id: 'dlv_claimed_probe',
+        workspace_id: deployment.workspaceId,
+        run_id: runId,
+        task_key: null,
+        event_type: 'run.completed',
+        channel: 'ops',
+        channel_kind: 'webhook',
+        payload: '{}',
+        state: 'pending',
+        attempts: 1,
+        next_attempt_at: now,
+        lease_owner: null,
+        lease_until: null,
+        last_error: null,
+        external_ref: null,
+        created_at: now,
+        updated_at: now,
+        delivered_at: null,
+      })
+      .execute();
+    // As a pass does before its last step: the run's events went first.
+    await store.db.deleteFrom('run_events').where('run_id', '=', runId).execute();
+    const read = await deliveriesOfRuns(store, [runId]);
+    const claim = (leaseUntil: number) =>
+      store.db
+        .updateTable('notification_deliveries')
+        .set({ lease_owner: 'worker-1', lease_until: leaseUntil })
+        .where('id', '=', 'dlv_claimed_probe')
+        .execute();
+    const remove = () =>
+      store.transaction((tx) =>
+        deleteRuns(tx, {
+          workspaceId: deployment.workspaceId,
+          runIds: [runId],
+          conversations: [],
+          deliveries: read,
+          keptTypes: ['policy.changed'],
+        }),
+      );
+    const runsLeft = async () =>
+      (await store.db.selectFrom('runs').select('id').where('id', '=', runId).execute()).length;
+    // A worker's claim writes its lease alone: the notice may be on its way to the channel.
+    await claim(now + 60_000);
+    await expect(remove()).rejects.toBeInstanceOf(RunsChangedError);
+    expect(await runsLeft()).toBe(1);
+    // A claim whose lease lapsed (its worker gone) holds nothing back.
+    await claim(now - 1);
+    await remove();
+    expect(await runsLeft()).toBe(0);
   });
 });

@@ -261,7 +261,8 @@ export class RunsChangedError extends Error {
 /**
  * Locks the runs' notification deliveries (on PostgreSQL, until the unit
  * commits: a redelivery, or a delivery worker recording an attempt, waits
- * for the delete and then finds no row), then checks they are as read and
+ * for the delete and then finds no row), then checks they are as read, none
+ * held by a worker (claimed since: a claim writes its lease alone), and
  * that no event other than an audit record names one of the runs (a
  * worker's `notification.delivered` that committed after the events went).
  * @throws RunsChangedError naming the runs that changed.
@@ -278,7 +279,7 @@ async function assertRunsAsRead(
   const runIds = [...options.runIds];
   const now = await db
     .selectFrom('notification_deliveries')
-    .select(['id', 'run_id', 'state', 'attempts', 'updated_at'])
+    .select(['id', 'run_id', 'state', 'attempts', 'updated_at', 'lease_until'])
     .where('run_id', 'in', runIds)
     .orderBy('id')
     .$call((qb) => lockedForUpdate(dialect, qb))
@@ -290,6 +291,8 @@ async function assertRunsAsRead(
         const before = read.get(row.id);
         return (
           !before ||
+          // Held by a worker (a claim writes its lease alone): it may be on its way to the channel.
+          (row.lease_until !== null && Number(row.lease_until) > tx.now) ||
           before.state !== row.state ||
           Number(before.attempts) !== Number(row.attempts) ||
           Number(before.updated_at) !== Number(row.updated_at)
