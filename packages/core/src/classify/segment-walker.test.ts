@@ -100,6 +100,16 @@ describe('lexShellLine', () => {
     });
   });
 
+  it("reads an extglob group as part of its word, a command's lone ! before ( as a negation", () => {
+    expect(lexShellLine('cat @(a b|secrets)/key').segments[0]!.words.map((w) => w.text)).toEqual([
+      'cat',
+      '@(a b|secrets)/key',
+    ]);
+    expect(
+      lexShellLine('!(echo hi)').segments.map((s) => s.words.map((w) => w.text)),
+    ).toContainEqual(['echo', 'hi']);
+  });
+
   it('reads at most four hex digits after \\u and eight after \\U, as bash does', () => {
     const operand = (line: string) => lexShellLine(line).segments[0]!.words[1]!.text;
     expect(operand("cat $'\\u0073ecrets/key'")).toBe('secrets/key');

@@ -15,6 +15,7 @@ import { BLANK } from './quoting-reader.js';
 import {
   arithmeticCommandEnd,
   conditionalOperator,
+  extglobGroupEnd,
   globQualifierCode,
   opensConditional,
   opensShortForm,
@@ -146,6 +147,8 @@ class Lexer extends ExpansionReader {
         this.arrayElements();
       } else if (char === '(' && this.current.started && this.globQualifiers()) {
         // `ls *(e:'rm -rf x':)`: zsh runs the qualifier's code for each file.
+      } else if (char === '(' && this.current.started && this.extglobGroup()) {
+        // `cat @(secrets)/key` under extglob reads secrets/key; bash without it refuses the line.
       } else if (char === '(' && this.functionHeader()) {
         // `f() { BODY; }` defines f and runs nothing: read as `function f`, whose body is read.
       } else if (char === '(') {
@@ -220,6 +223,17 @@ class Lexer extends ExpansionReader {
     this.problems.push("a zsh glob qualifier's code");
     this.segment.substitutions.push(...codes);
     this.append(this.source.slice(this.index, end + 1), true);
+    this.index = end + 1;
+    return true;
+  }
+
+  /** Appends an extglob group (see extglobGroupEnd) to the word; false when `(` opens none. */
+  private extglobGroup(): boolean {
+    const close = this.parentheses.closeOf(this.index);
+    const first = this.segment.words.length === 0;
+    const end = extglobGroupEnd(this.source, this.index, { text: this.current.text, close, first });
+    if (end < 0) return false;
+    for (const char of this.source.slice(this.index, end + 1)) this.current.appendUnquoted(char);
     this.index = end + 1;
     return true;
   }

@@ -198,6 +198,21 @@ export function readAnsiQuoted(source: string, start: number): { text: string; e
   return { text: nul < 0 ? text : text.slice(0, nul), end };
 }
 
+/**
+ * Where an extglob group opened at `open` closes (`@(secrets|x)` of `cat @(secrets|x)/key`, one
+ * glob word to bash after `shopt -s extglob`, spaces inside included), or -1 when the `(` opens
+ * none: the word before it must end in `@+!*?` (a command's lone `!` negates a subshell), and the group
+ * hold no quote or expansion (read as before, so a command it runs is walked).
+ */
+export function extglobGroupEnd(
+  source: string,
+  open: number,
+  word: { readonly text: string; readonly close: number; readonly first: boolean },
+): number {
+  if (word.close < 0 || (word.first && word.text === '!') || !/[@+!*?]$/.test(word.text)) return -1;
+  return /[$`'"\\\n]/.test(source.slice(open + 1, word.close)) ? -1 : word.close;
+}
+
 /** Keywords whose condition zsh may follow with a `{ LIST }` body. */
 const SHORT_FORMS = new Set(['if', 'elif', 'while', 'until']);
 

@@ -17,6 +17,11 @@ describe('a shell word the shell expands as a glob names every entry it matches'
     'cat /*/secrets/key',
     'cd src; cat ../s*/key',
     'sort --files0-from=s*/list',
+    // extglob patterns (bash 5.2 after `shopt -s extglob` reads secrets/key through each).
+    'shopt -s extglob\ncat @(secrets)/key',
+    'cat +(x|secret)s/key',
+    'cat !(src)/key',
+    'cat @(a b|secrets)/key',
   ])('asks for %j under a deny of secrets/**', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
@@ -27,6 +32,11 @@ describe('a shell word the shell expands as a glob names every entry it matches'
       expect(decide(command, [denySecrets]).verdict).toBe('allow');
     },
   );
+
+  it('asks for a delete of an extglob that may name .env under a deny of **/.env', () => {
+    const rule: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+    expect(decide('shopt -s extglob\nrm @(.env)', [rule]).verdict).toBe('ask');
+  });
 
   it('asks for a glob in the directory a pattern matches in', () => {
     const rule: PermissionRule = { verdict: 'deny', targets: ['config/*.pem'] };
