@@ -56,4 +56,25 @@ describe('what an approval shows of the text an agent wrote', () => {
     expect(line).toMatch(/ …⟨\d+ more⟩… /);
     expect(shortened('short', 120)).toBe('short');
   });
+
+  it('marks a lone surrogate, which a browser draws as a replacement character', () => {
+    expect(visibleText('a\udc00b')).toBe('a⟨U+DC00⟩b');
+    expect(visibleText('x\ud83d')).toBe('x⟨U+D83D⟩');
+    expect(hasHiddenCharacters('\ud800')).toBe(true);
+    // A pair is the character it spells, as sent.
+    expect(visibleText('ok 😀')).toBe('ok 😀');
+    expect(hasHiddenCharacters('😀')).toBe(false);
+  });
+
+  it('never cuts a character spelled by two UTF-16 units in half', () => {
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    for (let pad = 0; pad < 4; pad += 1) {
+      const text = `${'a'.repeat(pad)}${'😀'.repeat(80)}`;
+      for (const max of [20, 21, 40, 41, 57]) {
+        const line = shortened(text, max);
+        expect(lone.test(line), `pad ${pad}, max ${max}: ${line}`).toBe(false);
+        expect(line).toMatch(/ …⟨\d+ more⟩… /);
+      }
+    }
+  });
 });

@@ -12,11 +12,13 @@
  * bidirectional embeddings, overrides and isolates, word joiners and the byte order mark;
  * and characters that draw nothing: the soft hyphen, the combining grapheme joiner, the
  * Hangul fillers, the Mongolian vowel separator, and the tag characters (U+E0000-E007F,
- * which spell ASCII no one sees: text smuggled to a model past the person reading). Variation
- * selectors are left alone: every coloured emoji carries one.
+ * which spell ASCII no one sees: text smuggled to a model past the person reading); and a
+ * lone surrogate (half of a pair, drawn as a replacement character; read by code point, a
+ * pair is the character it spells and is kept). Variation selectors are left alone: every
+ * coloured emoji carries one.
  */
 const HIDDEN =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f/gu;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ud800-\udfff\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f/gu;
 
 /** Runs of blanks long enough to hide what follows on a line. */
 const BLANK_RUN = /[ \t]{8,}/g;
@@ -75,8 +77,15 @@ export function hasHiddenCharacters(text: string): boolean {
  */
 export function shortened(text: string, max: number): string {
   if (text.length <= max) return text;
-  const tail = Math.floor(max * 0.35);
-  const head = max - tail;
-  const left = text.length - head - tail;
-  return `${text.slice(0, head)} …⟨${left} more⟩… ${text.slice(text.length - tail)}`;
+  // Cut between characters, never inside a pair of UTF-16 units (an emoji).
+  let head = max - Math.floor(max * 0.35);
+  if (isHighSurrogate(text.charCodeAt(head - 1))) head -= 1;
+  let tailStart = text.length - Math.floor(max * 0.35);
+  if (isHighSurrogate(text.charCodeAt(tailStart - 1))) tailStart += 1;
+  const left = tailStart - head;
+  return `${text.slice(0, head)} …⟨${left} more⟩… ${text.slice(tailStart)}`;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
