@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
+import { mayBeSecret, shownWord } from '@airlock/core/command-line';
 import { OperatorError } from './operator/operator-error.js';
+
+/** A word given as an argument, quoted, or held back when it may be a secret (see shownWord). */
+function quotedWord(word: string): string {
+  return mayBeSecret(word) ? shownWord(word) : JSON.stringify(word);
+}
 
 /** A flag that takes a value (`--limit 5`) or a switch (`--json`). */
 export interface FlagShape {
@@ -85,8 +91,13 @@ export function parseFailureText(error: unknown): string {
   const { code, message } = error as { code?: string; message: string };
   // Node names the flag in quotes: "Unknown option '--kind'. To specify a positional ...".
   const flag = /'(-[^' ]*)/.exec(message)?.[1];
+  // And the argument: "Unexpected argument 'x'. This command does not take positional arguments".
+  const argument = /^Unexpected argument '(.*)'\. /s.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && argument !== undefined) {
+    return `unexpected argument ${quotedWord(argument)} (it takes no arguments)`;
+  }
   return code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag
-    ? `unknown option ${flag}`
+    ? `unknown option ${shownWord(flag)}`
     : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('missing')
       ? `${flag} needs a value`
       : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('ambiguous')
@@ -126,7 +137,7 @@ function refuseExtraOperands(
   if (extra.length === 0) return;
   const takes = operands.length === 0 ? 'takes no arguments' : `takes ${operands.join(' ')}`;
   throw new UsageError(
-    `${command}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((text) => JSON.stringify(text)).join(' ')} ` +
+    `${command}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map(quotedWord).join(' ')} ` +
       `(it ${takes}; see ${help} --help)`,
   );
 }
