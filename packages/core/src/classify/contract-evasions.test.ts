@@ -94,6 +94,10 @@ const REFUSED = [
   '=rm -rf victim',
   // bash's \u takes four hex digits at most: `$'\u0064d'` runs dd.
   "$'\\u0064d' if=/dev/zero of=important.txt bs=1 count=0",
+  // An archiver told to move the files in deletes them (bash 5.2 ran zip -m: victim was gone).
+  'zip -m a.zip victim',
+  'zip -rm a.zip victim',
+  '7z a -sdel a.7z victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -203,6 +203,9 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
     tags.add('delete');
   }
   if (/^(g|bsd)?tar$/.test(program) && hasFlag(args, '--remove-files')) tags.add('delete');
+  // `zip -m` and `7z a -sdel` delete the files they put in the archive.
+  if (program === 'zip' && hasFlag(args, '-m', '--move')) tags.add('delete');
+  if (/^7z[ar]?$/.test(program) && args.includes('-sdel')) tags.add('delete');
   if (program === 'mv' && args.at(-1) === '/dev/null') tags.add('delete');
   // `ln -f` removes an existing destination first (`ln -sf /dev/null FILE` drops FILE's content).
   if (program === 'ln' && hasFlag(args, '-f', '--force') && !hasFlag(args, '-b', '--backup')) {
