@@ -1,4 +1,5 @@
 import { DEFAULT_TIMEOUT_MS } from './deadline.js';
+import { tlsFailure } from './tls-failure.js';
 
 /** The part of the WHATWG WebSocket the SDK uses; the browser's, Node 22's and `ws` all fit. */
 export interface WebSocketLike {
@@ -324,5 +325,7 @@ export function isPassingFailure(error: unknown): boolean {
   if (code === 'internal' && typeof status === 'number' && status >= 200 && status < 300) {
     return false;
   }
+  // A certificate this process does not trust, or https to a server speaking plain http.
+  if (tlsFailure(error)) return false;
   return PASSING_CODES.has(code as string);
 }
