@@ -149,6 +149,15 @@ describe.each(available)('GET /metrics on $name', (backend) => {
     const otherText = await asOther.text();
     expect(sample(otherText, 'airlock_parks_waiting', theirs)).toBe(1);
     expect(otherText).not.toContain(d.workspaceId);
+    // Nor the kernel's process-wide traffic, which counts every tenant's calls and requests;
+    // the operator's --metrics-listen shows it.
+    for (const shown of [text, otherText]) {
+      expect(shown).toContain('# TYPE airlock_calls_decided_total counter');
+      expect(
+        shown.split('\n').filter((line) => /^airlock_calls_decided_total\b/.test(line)),
+      ).toEqual([]);
+      expect(shown).not.toMatch(/^airlock_request_seconds_count/m);
+    }
   });
 
   it('records nothing and serves no /metrics when metrics are off', async () => {

@@ -7,6 +7,7 @@ import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
 import { sendError } from '../api/rest.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { holdsOtherWorkspaces } from '../store/accounts.js';
 import { asStoreError } from '../store/store-errors.js';
 import { GaugeOutageLog } from './gauge-outage-log.js';
 import type { KernelMetrics } from './registry.js';
@@ -17,13 +18,17 @@ export const METRICS_ACCESS = { name: 'metrics.scrape', planes: ['member'] } as 
 /**
  * The exposition text without the samples of other workspaces than
  * `workspaceId`: a sample with a `workspace` label of another value is left
- * out; comments and samples without that label (process-wide figures) stay.
+ * out; comments stay, and so do the samples without that label (process-wide
+ * figures) unless `processWide` is false.
  */
-export function onlyWorkspace(text: string, workspaceId: string): string {
+export function onlyWorkspace(text: string, workspaceId: string, processWide = true): string {
   const own = `workspace=${JSON.stringify(workspaceId)}`;
   return text
     .split('\n')
-    .filter((line) => line.startsWith('#') || !line.includes('workspace="') || line.includes(own))
+    .filter((line) => {
+      if (line === '' || line.startsWith('#') || line.includes(own)) return true;
+      return processWide && !line.includes('workspace="');
+    })
     .join('\n');
 }
 
@@ -54,23 +59,24 @@ function outageLogOf(metrics: KernelMetrics, logger: Logger): GaugeOutageLog {
 
 /**
  * Answers a scrape with the metrics in the Prometheus text format; with
- * `workspaceId`, only that workspace's per-workspace samples, and file
- * labels without the server's directories.
+ * `member`, only that workspace's per-workspace samples, the process-wide
+ * ones only when `processWide`, and file labels without the server's
+ * directories.
  */
 export async function sendMetrics(
   res: ServerResponse,
   metrics: KernelMetrics,
   logger: Logger,
-  workspaceId?: string,
+  member?: { workspaceId: string; processWide: boolean },
 ): Promise<void> {
   try {
     const errors: unknown[] = [];
     const rendered = await metrics.render((error) => errors.push(error));
     outageLogOf(metrics, logger).scraped(errors);
     const text =
-      workspaceId === undefined
+      member === undefined
         ? rendered
-        : withoutServerPaths(onlyWorkspace(rendered, workspaceId));
+        : withoutServerPaths(onlyWorkspace(rendered, member.workspaceId, member.processWide));
     res.writeHead(200, {
       'content-type': metrics.contentType,
       'content-length': Buffer.byteLength(text),
@@ -85,7 +91,8 @@ export async function sendMetrics(
 /**
  * `GET /metrics` on the kernel's own port: a member credential of any
  * workspace may read it, with the per-workspace samples of its own
- * workspace only (the process-wide figures span the kernel); the unguarded
+ * workspace only, and the process-wide figures (which span the kernel) only
+ * while the store holds no other workspace; the unguarded
  * `--metrics-listen` listener, an operator's, shows every workspace.
  * @throws AirlockError unauthenticated (401) or forbidden (403), or store_unavailable (503)
  *   while the store cannot check the token; answered by the caller.
@@ -112,7 +119,17 @@ export async function serveProtectedMetrics(
     throw asStoreError(error);
   }
   checkAccess(METRICS_ACCESS, principal, null);
-  await sendMetrics(res, options.metrics, options.logger, principal.workspace_id);
+  let shared: boolean;
+  try {
+    shared = await holdsOtherWorkspaces(options.kernel.context.store, principal.workspace_id);
+  } catch (error) {
+    throw asStoreError(error);
+  }
+  // Tenants sharing a kernel do not see each other's traffic in its process-wide figures.
+  await sendMetrics(res, options.metrics, options.logger, {
+    workspaceId: principal.workspace_id,
+    processWide: !shared,
+  });
 }
 
 /** A listener that serves only `GET /metrics`, without credentials (`--metrics-listen`). */
