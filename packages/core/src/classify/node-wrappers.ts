@@ -17,6 +17,29 @@ const VALUED: Readonly<Record<string, ReadonlySet<string>>> = {
 /** Programs that run, beside their own command, what a file of variables may change. */
 const LOADS_VARIABLES = new Set(Object.keys(VALUED));
 
+/** The options naming the file of variables each loader reads, `.env` of its directory without one. */
+const FILE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  dotenv: ['-e'],
+  'env-cmd': ['-f', '--file'],
+  dotenvx: ['-f', '--env-file'],
+};
+
+/**
+ * The file of variables a loader reads when its own words (`own`, after the program) name none:
+ * `.env` of the working directory for `dotenv -- CMD`, `env-cmd CMD` and `dotenvx run -- CMD`.
+ */
+export function defaultVariableFiles(program: string, own: readonly string[]): string[] {
+  const options = FILE_OPTIONS[program];
+  if (options === undefined) return [];
+  const named = own.some((word) =>
+    options.some(
+      (option) =>
+        word === option || word.startsWith(option.startsWith('--') ? `${option}=` : option),
+    ),
+  );
+  return named ? [] : ['.env'];
+}
+
 function words(all: readonly ShellWord[], from: number): { line: string; dynamic: boolean } {
   const rest = all.slice(from);
   return { line: rest.map((word) => word.text).join(' '), dynamic: rest.some((w) => w.dynamic) };

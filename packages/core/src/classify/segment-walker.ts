@@ -19,6 +19,7 @@ import {
   type Walkers,
   walkGlob,
 } from './nested-walks.js';
+import { defaultVariableFiles } from './node-wrappers.js';
 import { runsOnlyItself } from './package-runners.js';
 import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
@@ -325,6 +326,7 @@ function wrapperTargets(
     }
   }
   if (program === 'xargs' && segment.inputs.length === 0) targets.opaque.push('xargs');
+  targets.words.push(...defaultVariableFiles(program, textsOf(own)));
 }
 
 /** A whole budget, for a line a caller gives. */

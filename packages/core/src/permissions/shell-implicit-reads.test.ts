@@ -95,3 +95,24 @@ describe('a recursive reader of a directory that may hold some guarded paths', (
     },
   );
 });
+
+describe('a loader of variables given no file reads the .env of its directory', () => {
+  const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+
+  it.each(['dotenv -- node x', 'env-cmd node x', 'dotenvx run -- node x', 'npx dotenv -- node x'])(
+    'asks for %j under a deny of **/.env',
+    (command) => {
+      expect(decide(command, [denyEnv]).verdict).toBe('ask');
+    },
+  );
+
+  it.each([
+    'dotenv -e config/x.env -- node x',
+    'env-cmd -f config/x.env node x',
+    'env-cmd --file=config/x.env node x',
+    'dotenvx run -f config/x.env -- node x',
+    'cross-env A=1 node x',
+  ])('grants %j, which names its file', (command) => {
+    expect(decide(command, [denyEnv]).verdict).toBe('allow');
+  });
+});
