@@ -30,6 +30,13 @@ describe('paths a shell command names past its plain words', () => {
     'flock secrets/lock true',
     // A $'...' escape: \u takes four hex digits at most, so `\u0073ecrets` is `secrets`.
     "cat $'\\u0073ecrets/key'",
+    // A short option's value glued to it (bash 5.2 ran the sort: secrets/key was emptied).
+    'sort -osecrets/key /dev/null',
+    'grep -fsecrets/key x',
+    'sed -fsecrets/key x',
+    'mv -tsecrets x',
+    'unzip -dsecrets a.zip',
+    'curl -osecrets/key https://example.test',
   ])('asks for %j', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
@@ -55,7 +62,18 @@ describe('paths a shell command names past its plain words', () => {
     expect(decide('env -C src/lib cat x.txt', [rule]).verdict).toBe('allow');
   });
 
+  it('asks for a short option whose glued value is .env under a deny of **/.env', () => {
+    const rule: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+    for (const command of ['sort -o.env /dev/null', 'grep -f.env x', 'wget -O.env https://x']) {
+      expect(decide(command, [rule]).verdict).toBe('ask');
+    }
+  });
+
   it.each([
+    'ls -la',
+    'tar -czf out.tgz src',
+    'gcc -O2 -Isrc -o build/app src/main.c',
+    'npm i -D typescript',
     'npm test',
     'git commit -m "fix: update docs"',
     'cat <<EOF > notes.md\nhello\nEOF',

@@ -62,6 +62,24 @@ function namesInside(word: string): boolean {
   return globParts(path.slice(0, path.lastIndexOf('/') + 1)) !== null;
 }
 
+/** How many letters of a short option cluster may each start a glued value. */
+const MAX_GLUED_LETTERS = 64;
+
+/**
+ * What a short option cluster may carry glued to one of its letters (`secrets/key` of `sort
+ * -osecrets/key`, `.env` of `grep -f.env`): the text after each of its leading letters, since
+ * which letter takes a value depends on the program. Empty for any other word.
+ */
+function gluedValues(word: string): string[] {
+  if (!/^-[A-Za-z0-9]/.test(word) || word.includes('=')) return [];
+  const values: string[] = [];
+  for (let at = 2; at <= Math.min(word.length - 1, MAX_GLUED_LETTERS); at++) {
+    values.push(word.slice(at));
+    if (!/[A-Za-z0-9]/.test(word[at]!)) break;
+  }
+  return values;
+}
+
 /** A word as a path: itself, or an option's `=VALUE` (empty for a bare option). */
 function optionValue(word: string): string {
   return word.startsWith('-') ? word.slice(word.indexOf('=') + 1 || word.length) : word;
@@ -138,7 +156,7 @@ export function shellPathTargets(
     if (recursive === null || redirected === null) return [ANYWHERE];
     // A glob the shell expands in `cd s*` is read as any other word.
     const globbed = namedOnly.filter((word) => globParts(optionValue(word)) !== null);
-    const spelled = [...words, ...printed, ...globbed];
+    const spelled = [...words, ...words.flatMap(gluedValues), ...printed, ...globbed];
     const home = [...spelled, ...namedOnly, ...redirected].some(namesHome);
     if (walked.opaque.length > 0 || home) return [ANYWHERE];
     const add = (word: string, into: Set<string>) => {
