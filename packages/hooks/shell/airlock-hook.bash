@@ -25,6 +25,8 @@ trap '' PIPE
 LC_ALL=C
 # The largest payload or answer read: far above what an agent sends or the kernel answers.
 READ_LIMIT=268435456
+# The longest header block read: the kernel's is a few hundred bytes.
+HEADER_LIMIT=65536
 IFS= read -r -N "$READ_LIMIT" input
 
 # Fails the event: a tool call is refused (exit 2), anything else passes. It
@@ -169,9 +171,16 @@ if [ -n "${writer:-}" ]; then
 fi
 [ "$read_status" -gt 128 ] && fail "the kernel did not answer within $max_time s"
 exec 3<&-
-head=${answer%%$'\r\n\r\n'*}
-[ "$head" = "$answer" ] && fail "the kernel's answer ended before its headers did"
-body=${answer#*$'\r\n\r\n'}
+# The headers are looked for in the answer's start only: a pattern removal's time grows with the
+# square of the text it searches, and no signal interrupts it (a few MiB with no blank line held
+# the client for minutes, past the agent's own timeout).
+start=${answer:0:$HEADER_LIMIT}
+head=${start%%$'\r\n\r\n'*}
+if [ "$head" = "$start" ]; then
+  [ "${#answer}" -gt "$HEADER_LIMIT" ] && fail "the kernel's headers did not end within $HEADER_LIMIT bytes"
+  fail "the kernel's answer ended before its headers did"
+fi
+body=${answer:${#head}+4}
 status=${head%%$'\r\n'*}
 [[ $status =~ ^HTTP/[0-9.]+\ 2[0-9][0-9] ]] || fail "the kernel answered '$status': $body"
 lower=${head,,}

@@ -57,6 +57,23 @@ describe('the bash hook client beyond the shared cases', () => {
     expect(run.stderr).toContain('the kernel did not answer within 1 s');
   });
 
+  // Its headers were found by a pattern removal over the whole answer, whose time grows with the
+  // square of its length: an answer of a few MiB with no blank line held the client for minutes,
+  // past its own limit (a signal waits for the removal to end) and the agent's 120 s, after which
+  // Codex and Gemini CLI run the call.
+  it('refuses at once an answer whose headers do not end within 64 KiB', async () => {
+    const endless = (socket: Socket) => {
+      socket.once('data', () => {
+        socket.end(`HTTP/1.1 200 OK\r\nX-Pad: ${'x'.repeat(4 << 20)}`);
+      });
+    };
+    const run = await againstServer(endless, 30, (command) =>
+      runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}'),
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("the kernel's headers did not end within 65536 bytes");
+  }, 120_000);
+
   it('refuses a tool call within its time limit when the connection itself never completes', async () => {
     // A kernel whose listen queue is full (its event loop stuck, here in a child process that spins)
     // drops the next SYN, as a host behind a firewall that drops packets does: connect() waits
