@@ -34,7 +34,7 @@ describe('checkToolNames', () => {
 
   it('names the server and every tool it cannot serve, hidden characters shown as marks', () => {
     expect(() => checkToolNames('fs', tools('ok', 'bad\u0000', 'ok', 'x\ud800'))).toThrow(
-      `the MCP server fs cannot be served: the tool name "bad⟨U+0000⟩" ${UNSTORABLE}; the tool "ok" is listed twice; the tool name "x\\ud800" ${UNSTORABLE}`,
+      `the MCP server fs cannot be served: the tool name "bad⟨U+0000⟩" ${UNSTORABLE}; the tool "ok" is listed twice; the tool name "x⟨U+D800⟩" ${UNSTORABLE}`,
     );
   });
 });

@@ -12,13 +12,18 @@
  * bidirectional embeddings, overrides and isolates, word joiners and the byte order mark;
  * and characters that draw nothing: the soft hyphen, the combining grapheme joiner, the
  * Hangul fillers, the Mongolian vowel separator, and the tag characters (U+E0000-E007F,
- * which spell ASCII no one sees: text smuggled to a model past the person reading); and a
- * lone surrogate (half of a pair, drawn as a replacement character; read by code point, a
- * pair is the character it spells and is kept). Variation selectors are left alone: every
- * coloured emoji carries one.
+ * which spell ASCII no one sees: text smuggled to a model past the person reading). Variation
+ * selectors are left alone: every coloured emoji carries one.
  */
 const HIDDEN =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ud800-\udfff\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f/gu;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f/gu;
+
+/**
+ * Half of a UTF-16 pair standing alone, which a browser draws as a replacement character (read
+ * by code point, a pair is the character it spells and is left as sent). Marked when shown;
+ * a store refuses it (`not_unicode`) wherever it keeps text, so it is no hidden character.
+ */
+const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 
 /** Runs of blanks long enough to hide what follows on a line. */
 const BLANK_RUN = /[ \t]{8,}/g;
@@ -39,7 +44,9 @@ const LINE_BREAKING = /[\t\n]/g;
  * cannot start a line of what quotes it. Everything else is kept as sent.
  */
 export function visibleText(text: string, options: { oneLine?: boolean } = {}): string {
-  const marked = text.replace(HIDDEN, (character) => `⟨${codePoint(character)}⟩`);
+  const marked = text
+    .replace(HIDDEN, (character) => `⟨${codePoint(character)}⟩`)
+    .replace(LONE_SURROGATE, (character) => `⟨${codePoint(character)}⟩`);
   return (
     options.oneLine
       ? marked.replace(LINE_BREAKING, (character) => `⟨${codePoint(character)}⟩`)
