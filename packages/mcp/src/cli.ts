@@ -133,9 +133,11 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
   });
   log(`serving ${bridge.tools.size} tools: ${[...bridge.tools.keys()].join(', ')}`);
   logRegistration(bridge);
-  await stopped;
+  // An executor that ended by itself serves nothing: exit, so a supervisor restarts or alerts.
+  const end = await Promise.race([stopped.then(() => null), bridge.ended]);
+  if (end) log(`the executor stopped serving: ${end.message}; shutting down`);
   await bridge.close();
-  return 0;
+  return end ? 1 : 0;
 }
 
 /** `airlock gateway mcp`: serves MCP clients over stdio or Streamable HTTP until stopped. */
@@ -194,12 +196,16 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   });
   logRegistration(gateway.bridge);
   let status = 0;
+  // Its bridge's executor ended by itself (its credential revoked): no granted call would run.
+  const bridgeEnded = gateway.bridge.ended.then(
+    (error) => new Error(`the executor stopped serving: ${error.message}`),
+  );
   try {
     if (clientToken !== null) {
       const { ended } = await gateway.serveStdio(clientToken);
       log(`serving ${gateway.bridge.tools.size} tools on stdio`);
       // The client's end (stdin closed, a broken stream, a line over the limit) ends the gateway.
-      const end = await Promise.race([ended, stopped.then(() => null)]);
+      const end = await Promise.race([ended, stopped.then(() => null), bridgeEnded]);
       if (end) {
         log(`${end.message}; shutting down`);
         status = 1;
@@ -214,7 +220,11 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
         maxSessions,
       });
       log(`serving ${gateway.bridge.tools.size} tools at ${front.url}`);
-      await stopped;
+      const end = await Promise.race([stopped.then(() => null), bridgeEnded]);
+      if (end) {
+        log(`${end.message}; shutting down`);
+        status = 1;
+      }
     }
   } finally {
     await gateway.close();

@@ -134,6 +134,12 @@ export interface ExecutorBridge {
   runClaimed(claim: ClaimView, options?: BridgeRunOptions): Promise<TaskView | null>;
   /** The lease each claim of this bridge asks for (heartbeated while the tool runs). */
   readonly leaseMs: number;
+  /**
+   * Settles with the error that ended the bridge's executor by itself (its
+   * credential revoked, a refusal asking again would not mend); stays
+   * pending while it serves, and after `close()`.
+   */
+  readonly ended: Promise<Error>;
   /** Whether this bridge runs the row now (its commit is still to come). */
   holds(runId: string, taskKey: string): boolean;
   /**
@@ -331,6 +337,10 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
           served.runClaimed(claim, options),
         ),
       leaseMs: served.leaseMs,
+      ended: served.closed.then(
+        () => new Promise<never>(() => {}),
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      ),
       holds: (runId, taskKey) => served.holds(runId, taskKey),
       cancelWith(runId, taskKey, canceled) {
         const row = `${runId}/${taskKey}`;
