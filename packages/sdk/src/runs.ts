@@ -162,8 +162,9 @@ export class RunHandle {
   }
 
   /**
-   * Stops the run: unstarted rows, parked ones included, are canceled.
-   * @throws ConflictError run_not_running when it already ended; NotFoundError.
+   * Stops the run: unstarted rows, parked ones included, are canceled. A run
+   * that already ended is answered as it is, unchanged (a stop may be retried).
+   * @throws NotFoundError run_not_found.
    */
   stop(request: RequestOptions = {}): Promise<RunView> {
     return this.context.operations.runs.stop.mutate(this.address, request);

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { filesystemServer, workFolder } from './servers.js';
 import { CLI } from './stdio-gateway.js';
@@ -16,6 +16,11 @@ describe('an MCP bridge whose executor credential is revoked', () => {
   beforeAll(async () => {
     kernel = await startTestKernel();
     dir = workFolder();
+  });
+  // Killed here, not in the test: a test that times out never reaches its own finally.
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
   });
   afterAll(async () => {
     await kernel?.close();
@@ -57,21 +62,18 @@ describe('an MCP bridge whose executor credential is revoked', () => {
           stdio: ['pipe', 'ignore', 'pipe'],
         },
       );
+      children.push(child);
       let stderr = '';
       child.stderr?.on('data', (chunk) => {
         stderr += String(chunk);
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      try {
-        await eventually(() => stderr.includes('serving'), { timeoutMs: 30_000 });
-        const revoked = await asAdmin(`/credentials/${executor.credential_id}/revoke`, {});
-        expect(revoked.status).toBe(200);
-        expect(await exited).toBe(1);
-        expect(stderr).toContain('the executor stopped serving');
-        expect(stderr).toContain('shutting down');
-      } finally {
-        child.kill('SIGKILL');
-      }
+      await eventually(() => stderr.includes('serving'), { timeoutMs: 30_000 });
+      const revoked = await asAdmin(`/credentials/${executor.credential_id}/revoke`, {});
+      expect(revoked.status).toBe(200);
+      expect(await exited).toBe(1);
+      expect(stderr).toContain('the executor stopped serving');
+      expect(stderr).toContain('shutting down');
     });
   }
 });
