@@ -27,6 +27,10 @@ LC_ALL=C
 READ_LIMIT=268435456
 # The longest header block read: the kernel's is a few hundred bytes.
 HEADER_LIMIT=65536
+# The longest answer read (the kernel's is a few KiB, a person's edit of the input at most its
+# body limit): reading one answer takes about a second per MiB here, which must end well within
+# the agent's hook timeout.
+ANSWER_LIMIT=8388608
 IFS= read -r -N "$READ_LIMIT" input
 
 # Fails the event: a tool call is refused (exit 2), anything else passes. It
@@ -164,13 +168,14 @@ fi
 
 # The whole answer, up to the end of the connection (HTTP/1.0: the server closes
 # it after the answer), then its status line, headers and body.
-IFS= read -r -N "$READ_LIMIT" -t "$max_time" answer <&3
+IFS= read -r -N "$((ANSWER_LIMIT + 1))" -t "$max_time" answer <&3
 read_status=$?
 if [ -n "${writer:-}" ]; then
   kill -KILL "$writer" 2>/dev/null
 fi
 [ "$read_status" -gt 128 ] && fail "the kernel did not answer within $max_time s"
 exec 3<&-
+[ "${#answer}" -gt "$ANSWER_LIMIT" ] && fail "the kernel's answer is longer than $ANSWER_LIMIT bytes"
 # The headers are looked for in the answer's start only: a pattern removal's time grows with the
 # square of the text it searches, and no signal interrupts it (a few MiB with no blank line held
 # the client for minutes, past the agent's own timeout).

@@ -63,6 +63,7 @@ describe('the bash hook client beyond the shared cases', () => {
   // Codex and Gemini CLI run the call.
   it('refuses at once an answer whose headers do not end within 64 KiB', async () => {
     const endless = (socket: Socket) => {
+      socket.on('error', () => {});
       socket.once('data', () => {
         socket.end(`HTTP/1.1 200 OK\r\nX-Pad: ${'x'.repeat(4 << 20)}`);
       });
@@ -72,6 +73,25 @@ describe('the bash hook client beyond the shared cases', () => {
     );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("the kernel's headers did not end within 65536 bytes");
+  }, 120_000);
+
+  // Reading an answer costs about a second per MiB here: one of hundreds of MiB outlasted the
+  // agent's hook timeout. An answer past 8 MiB is refused, a decision in it or not.
+  it('refuses an answer longer than 8 MiB, though it holds a decision', async () => {
+    const decision = '{"hookSpecificOutput":{"permissionDecision":"allow"},"pad":"';
+    const body = `${decision}${'x'.repeat((8 << 20) - decision.length)}"}`;
+    const long = (socket: Socket) => {
+      // The client stops reading past its limit and closes: the rest of the answer is reset.
+      socket.on('error', () => {});
+      socket.once('data', () => {
+        socket.end(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      });
+    };
+    const run = await againstServer(long, 60, (command) =>
+      runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}'),
+    );
+    expect(run.stderr).toContain("the kernel's answer is longer than 8388608 bytes");
+    expect(run.status).toBe(2);
   }, 120_000);
 
   it('refuses a tool call within its time limit when the connection itself never completes', async () => {
