@@ -35,7 +35,7 @@ export const ToolTargetSchema = z.strictObject({
    * directory's content (Gemini's read_many_files, whose glob skips directories); a path in it
    * with no wildcard may be a directory it reads through; `listing`: a directory whose entries' names the tool prints, never their
    * content (Claude Code's LS and Glob), read as `ls` and `find` are: a rule names it only when it
-   * is a guarded path itself, or lies above the project root; `patch`: the text of a Codex patch,
+   * is a guarded path itself (with no project root, an absolute one is read through); `patch`: the text of a Codex patch,
    * naming as files every path its `*** Add File:`, `*** Update File:`, `*** Delete File:` and
    * `*** Move to:` lines give. Absent: a file or a directory, judged by the path's text (a name
    * with an extension is a file). For a URL: `text`, prose holding the URLs the tool fetches

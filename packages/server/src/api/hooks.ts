@@ -115,7 +115,7 @@ export function answerNatively(
     } catch (error) {
       return answerUnread(context, protocol, payload, error as Error);
     }
-    if (event === null) return {};
+    if (event === null) return answerForeignToolCheck(context, protocol, payload);
     let polls = 0;
     let last: HookedAnswer | null = null;
     const reply = await decide(protocol, event, {
@@ -180,6 +180,38 @@ function answerUnread(
       ? { kind: 'pass' as const, context: null, note: unreadNote(event, why) }
       : failClosed(event, why);
   return JSON.parse(protocol.format(event, reply).stdout);
+}
+
+/**
+ * The answer to an event this agent's endpoint does not handle: nothing, unless it is another
+ * agent's tool check (a hook entry copied from that agent's settings: Claude Code's PreToolUse
+ * posted to the gemini endpoint). Answered nothing, that agent runs the call unasked, so it is
+ * refused in that agent's own shape, as the command clients refuse it.
+ */
+function answerForeignToolCheck(
+  { kernel }: OperationContext,
+  protocol: AgentProtocol,
+  payload: Record<string, unknown>,
+): Record<string, never> {
+  const named = payload.hook_event_name;
+  const other = [claudeCode, codex, gemini].find(
+    (candidate) => typeof named === 'string' && candidate.eventOf(named) === 'pre_tool',
+  );
+  if (!other) return {};
+  kernel.context.logger.warn(
+    { agent: protocol.agent, event: named, session_id: payload.session_id },
+    "another agent's tool check reached this agent's hook endpoint; refused",
+  );
+  const why =
+    `Airlock could not decide this call, so it was not run: the hook entry posts to Airlock's ${protocol.agent} ` +
+    `endpoint, and the agent sent another agent's tool check (${String(named)}); ` +
+    "install this agent's own entries with airlock hooks install";
+  const event: NeutralEvent = {
+    agent: other.agent,
+    session_id: String(payload.session_id ?? ''),
+    event: 'pre_tool',
+  };
+  return JSON.parse(other.format(event, failClosed(event, why)).stdout);
 }
 
 /** POST /agent_api/v1/hooks/claude-code/{hook_options}: Claude Code's HTTP hook, in its own format. */
