@@ -13,6 +13,58 @@ import { deleteRuns, deliveriesOfRuns, RunsChangedError } from './retention-runs
 
 const available = (await backends()).filter((backend) => backend.skip === null);
 
+/** A run that completed at once, and its id. */
+async function completedRun(deployment: Deployment): Promise<string> {
+  const run = await deployment.member.post(`${deployment.ws}/runs`, {
+    approval_mode: 'bypass',
+    input: 'go',
+    provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+  });
+  const runId = run.body.id as string;
+  await waitFor(
+    async () =>
+      (await deployment.member.get(`${deployment.ws}/runs/${runId}`)).body.state === 'completed',
+  );
+  return runId;
+}
+
+/** Writes a pending notice of `runId` as the outbox holds one, unclaimed. */
+async function pendingNotice(
+  deployment: Deployment,
+  runId: string,
+  notice: {
+    id: string;
+    event_type: string;
+    attempts: number;
+    next_attempt_at: number;
+    now: number;
+  },
+): Promise<void> {
+  await deployment.airlock.store.db
+    .insertInto('notification_deliveries')
+    .values({
+      id: notice.id,
+      workspace_id: deployment.workspaceId,
+      run_id: runId,
+      task_key: null,
+      event_type: notice.event_type,
+      channel: 'ops',
+      channel_kind: 'webhook',
+      payload: '{}',
+      state: 'pending',
+      attempts: notice.attempts,
+      next_attempt_at: notice.next_attempt_at,
+      lease_owner: null,
+      lease_until: null,
+      last_error: notice.attempts > 1 ? 'connect ECONNREFUSED' : null,
+      external_ref: null,
+      created_at: notice.now,
+      updated_at: notice.now,
+      delivered_at: null,
+    })
+    .execute();
+}
+
 describe.each(available)('the runs the pruner takes on $name', (backend) => {
   let d: Deployment | undefined;
   afterEach(async () => {
@@ -23,42 +75,17 @@ describe.each(available)('the runs the pruner takes on $name', (backend) => {
   it('leaves out an ended run while one of its notices waits to be delivered', async () => {
     d = await deploy(backend);
     const deployment = d;
-    const run = await deployment.member.post(`${deployment.ws}/runs`, {
-      approval_mode: 'bypass',
-      input: 'go',
-      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
-    });
-    const runId = run.body.id as string;
-    await waitFor(
-      async () =>
-        (await deployment.member.get(`${deployment.ws}/runs/${runId}`)).body.state === 'completed',
-    );
+    const runId = await completedRun(deployment);
     const store = deployment.airlock.store;
     const now = Date.now();
     // A notice of the run that a receiver has not taken yet: retried later.
-    await store.db
-      .insertInto('notification_deliveries')
-      .values({
-        id: 'dlv_pending_probe',
-        workspace_id: deployment.workspaceId,
-        run_id: runId,
-        task_key: null,
-        event_type: 'run.failed',
-        channel: 'ops',
-        channel_kind: 'webhook',
-        payload: '{}',
-        state: 'pending',
-        attempts: 3,
-        next_attempt_at: now + 86_400_000,
-        lease_owner: null,
-        lease_until: null,
-        last_error: 'connect ECONNREFUSED',
-        external_ref: null,
-        created_at: now,
-        updated_at: now,
-        delivered_at: null,
-      })
-      .execute();
+    await pendingNotice(deployment, runId, {
+      id: 'dlv_pending_probe',
+      event_type: 'run.failed',
+      attempts: 3,
+      next_attempt_at: now + 86_400_000,
+      now,
+    });
     const taken = async () =>
       (
         await endedRunsBefore(store, {
@@ -81,42 +108,17 @@ describe.each(available)('the runs the pruner takes on $name', (backend) => {
   it('rolls its delete back when a worker claimed one of its notices after the pruner read them', async () => {
     d = await deploy(backend);
     const deployment = d;
-    const run = await deployment.member.post(`${deployment.ws}/runs`, {
-      approval_mode: 'bypass',
-      input: 'go',
-      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
-    });
-    const runId = run.body.id as string;
-    await waitFor(
-      async () =>
-        (await deployment.member.get(`${deployment.ws}/runs/${runId}`)).body.state === 'completed',
-    );
+    const runId = await completedRun(deployment);
     const store = deployment.airlock.store;
     const now = store.now();
     // Redelivered after the pruner chose the run: pending, due now, not claimed yet.
-    await store.db
-      .insertInto('notification_deliveries')
-      .values({
-        id: 'dlv_claimed_probe',
-        workspace_id: deployment.workspaceId,
-        run_id: runId,
-        task_key: null,
-        event_type: 'run.completed',
-        channel: 'ops',
-        channel_kind: 'webhook',
-        payload: '{}',
-        state: 'pending',
-        attempts: 1,
-        next_attempt_at: now,
-        lease_owner: null,
-        lease_until: null,
-        last_error: null,
-        external_ref: null,
-        created_at: now,
-        updated_at: now,
-        delivered_at: null,
-      })
-      .execute();
+    await pendingNotice(deployment, runId, {
+      id: 'dlv_claimed_probe',
+      event_type: 'run.completed',
+      attempts: 1,
+      next_attempt_at: now,
+      now,
+    });
     // As a pass does before its last step: the run's events went first.
     await store.db.deleteFrom('run_events').where('run_id', '=', runId).execute();
     const read = await deliveriesOfRuns(store, [runId]);
