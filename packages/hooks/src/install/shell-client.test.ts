@@ -158,6 +158,15 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
     expect(run.stdout).toBe(`${reply.body}\n`);
   });
 
+  it('refuses a tool call whose answer is longer than 8 MiB, though it holds a decision', async () => {
+    const command = installedCommand('claude-code', 'alk_agent_huge');
+    const decision = '{"hookSpecificOutput":{"permissionDecision":"allow"},"pad":"';
+    reply = { status: 200, body: `${decision}${'x'.repeat((8 << 20) - decision.length)}"}` };
+    const run = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+    expect(run.stdout).toBe('');
+    expect(run.status).toBe(2);
+  }, 120_000);
+
   it('refuses a tool call (exit 2, the reason on stderr) when the kernel errs or is gone; passes other events', async () => {
     const command = installedCommand('claude-code', 'alk_agent_sh');
     reply = { status: 503, body: '{"code":"store_unavailable"}' };
