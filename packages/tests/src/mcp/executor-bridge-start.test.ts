@@ -45,7 +45,7 @@ describe('executor bridge: a tool name the kernel cannot take', () => {
 
   it.each([
     ['NUL', 'bad\u0000', 'the tool name "bad⟨U+0000⟩" holds NUL (U+0000) or a lone surrogate'],
-    ['a lone surrogate', 'bad\ud800', 'the tool name "bad\\ud800" holds NUL (U+0000)'],
+    ['a lone surrogate', 'bad\ud800', 'the tool name "bad⟨U+D800⟩" holds NUL (U+0000)'],
     ['2,000 characters', 'x'.repeat(2000), 'is 2005 characters long as odd__…, more than the 512'],
     // The kernel refuses a call by a name past 512 characters: listed, it could never run.
     ['600 characters', 'x'.repeat(600), 'is 605 characters long as odd__…, more than the 512'],
