@@ -7,7 +7,7 @@ import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
 import { sendError } from '../api/rest.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { holdsOtherWorkspaces } from '../store/accounts.js';
+import { holdsOtherWorkspaces } from '../store/shared-kernel.js';
 import { asStoreError } from '../store/store-errors.js';
 import { GaugeOutageLog } from './gauge-outage-log.js';
 import type { KernelMetrics } from './registry.js';

@@ -117,17 +117,6 @@ export async function lockWorkspaceRow(tx: Tx, workspaceId: string): Promise<voi
     .executeTakeFirst();
 }
 
-/** Whether the store holds a workspace other than `workspaceId` (a kernel several tenants share). */
-export async function holdsOtherWorkspaces(store: Store, workspaceId: string): Promise<boolean> {
-  const row = await store.db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('id', '!=', workspaceId)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Lists workspaces, oldest first. */
 export async function listWorkspaces(store: Store): Promise<{ id: string; name: string }[]> {
   return store.db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').execute();
