@@ -1,7 +1,7 @@
 export { claudeCode } from './agents/claude-code.js';
 export { codex } from './agents/codex.js';
 export { gemini } from './agents/gemini.js';
-export { AGENT_PROTOCOLS, protocolOf } from './agents/registry.js';
+export { AGENT_PROTOCOLS, protocolOf, toolCheckAgentOf } from './agents/registry.js';
 export type {
   AgentOutput,
   AgentProtocol,

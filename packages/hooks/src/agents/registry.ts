@@ -15,3 +15,16 @@ export const AGENT_PROTOCOLS: Readonly<Record<HookedAgent, AgentProtocol>> = {
 export function protocolOf(name: string): AgentProtocol | null {
   return (AGENT_PROTOCOLS as Record<string, AgentProtocol>)[name] ?? null;
 }
+
+/**
+ * The agent whose tool check an event named so is (`PreToolUse`: Claude Code, whose shape Codex
+ * shares; `BeforeTool`: Gemini CLI), or null for an event that checks no tool. An entry copied
+ * from another agent's settings sends such a check where it is not read: answered nothing, the
+ * agent would run the call unasked.
+ */
+export function toolCheckAgentOf(eventName: unknown): AgentProtocol | null {
+  if (typeof eventName !== 'string') return null;
+  return (
+    Object.values(AGENT_PROTOCOLS).find((agent) => agent.eventOf(eventName) === 'pre_tool') ?? null
+  );
+}

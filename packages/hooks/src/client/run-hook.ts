@@ -1,7 +1,7 @@
 // The tracing entry alone: the whole of @airlock/core (zod, the evaluator) would add
 // hundreds of milliseconds to every hook process the agent starts.
 import { inheritedTraceparent } from '@airlock/core/tracing';
-import { AGENT_PROTOCOLS } from '../agents/registry.js';
+import { toolCheckAgentOf } from '../agents/registry.js';
 import type { AgentOutput, AgentProtocol, Reply } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';
@@ -117,10 +117,7 @@ function unreadAnswer(
  */
 function notHandled(protocol: AgentProtocol, payload: unknown): AgentOutput {
   const named = (payload as { hook_event_name?: unknown }).hook_event_name;
-  const toolCheck = Object.values(AGENT_PROTOCOLS).some(
-    (other) => typeof named === 'string' && other.eventOf(named) === 'pre_tool',
-  );
-  if (!toolCheck) return { stdout: '', stderr: '', exitCode: 0 };
+  if (!toolCheckAgentOf(named)) return { stdout: '', stderr: '', exitCode: 0 };
   const stderr =
     `Airlock could not decide this call, so it was not run: the hook entry runs Airlock's ${protocol.agent} ` +
     `client, and the agent sent another agent's tool check (${named}); ` +

@@ -8,6 +8,7 @@ import {
   failClosed,
   gemini,
   type NeutralEvent,
+  toolCheckAgentOf,
   unreadNote,
   unreadPayloadEvent,
 } from '@airlock/hooks';
@@ -194,9 +195,7 @@ function answerForeignToolCheck(
   payload: Record<string, unknown>,
 ): Record<string, never> {
   const named = payload.hook_event_name;
-  const other = [claudeCode, codex, gemini].find(
-    (candidate) => typeof named === 'string' && candidate.eventOf(named) === 'pre_tool',
-  );
+  const other = toolCheckAgentOf(named);
   if (!other) return {};
   kernel.context.logger.warn(
     { agent: protocol.agent, event: named, session_id: payload.session_id },
