@@ -25,7 +25,8 @@ import {
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { badRequestTarget, requestTarget } from './api/request-target.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
-import { createAppRouter, MAX_TRPC_BATCH, type TrpcContext } from './api/trpc.js';
+import { createAppRouter } from './api/trpc.js';
+import { MAX_TRPC_BATCH, type TrpcContext } from './api/trpc-errors.js';
 import { loggedProcedure } from './api/trpc-logged-procedure.js';
 import { AirlockError } from './errors.js';
 import { CredentialWatch } from './feed/credential-watch.js';

@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { capturedLogger } from '../testing/log-lines.js';
-import { createAppRouter, type TrpcContext } from './trpc.js';
+import { createAppRouter } from './trpc.js';
+import type { TrpcContext } from './trpc-errors.js';
 import { loggedProcedure } from './trpc-logged-procedure.js';
 
 /** The router's own error formatter, as tRPC calls it for a failed call at `path`. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TRPC_BATCH } from '../api/trpc.js';
+import { MAX_TRPC_BATCH } from '../api/trpc-errors.js';
 import { type Deployment, deploy } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
