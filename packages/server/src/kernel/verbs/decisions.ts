@@ -19,8 +19,9 @@ import {
   type TaskEventOf,
   type ToState,
 } from '../machines/task-machine.js';
-import { plantToolRow, policyForRun } from '../stage/approval-stage.js';
+import { plantToolRow } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
+import { policyForRun } from '../stage/run-policy.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
 import { policyOfWorkspace, requirementOf } from './approval-quorum.js';
 import { checkDecider, checkNotRevoked, requestOf } from './approvers.js';
