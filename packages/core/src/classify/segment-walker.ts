@@ -194,8 +194,10 @@ function walkWords(
         push(walk(), words.slice(at), tags, 'the program name is an expansion');
         return;
       }
-      // An expansion may be empty (`$() npm i x` runs npm): the words after it are read as well.
+      // An expansion may be empty (`$() npm i x` runs npm): the words after it are read as well,
+      // and each is a word the unknown program may open (`$X .env`), its first one too.
       if (literal === '') {
+        if (outer.targets) pushWords(outer.targets, words.slice(at + 1, at + 2));
         at++;
         continue;
       }
@@ -311,10 +313,7 @@ function wrapperTargets(
   segment: LexedSegment,
 ): void {
   const own = words.slice(at + 1, from);
-  for (const word of own) {
-    targets.words.push(word.text);
-    if (word.dynamic) targets.expanded.push(word.text);
-  }
+  pushWords(targets, own);
   const program = programName(words[at]!.text);
   if (program === 'env' || program === 'sudo') {
     const texts = textsOf(own);
@@ -327,6 +326,14 @@ function wrapperTargets(
   }
   if (program === 'xargs' && segment.inputs.length === 0) targets.opaque.push('xargs');
   targets.words.push(...defaultVariableFiles(program, textsOf(own)));
+}
+
+/** Records words as paths the command may open, as they are written. */
+function pushWords(targets: WalkTargets, words: readonly ShellWord[]): void {
+  for (const word of words) {
+    targets.words.push(word.text);
+    if (word.dynamic) targets.expanded.push(word.text);
+  }
 }
 
 /** A whole budget, for a line a caller gives. */
