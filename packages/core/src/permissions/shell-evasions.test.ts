@@ -37,6 +37,11 @@ describe('paths a shell command names past its plain words', () => {
     'mv -tsecrets x',
     'unzip -dsecrets a.zip',
     'curl -osecrets/key https://example.test',
+    // A filter file named after a cluster holding -f (bash 5.2 ran jq -rf: its error printed the file).
+    'jq -rf secrets/f.jq data.json',
+    'jq -nrf secrets/f.jq',
+    'gojq -rf secrets/f.jq data.json',
+    'jq --from-file=secrets/f.jq data.json',
   ])('asks for %j', (command) => {
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
