@@ -112,6 +112,18 @@ describe('a shell word whose expansion may lead anywhere', () => {
   ])('grants %j, whose expansions give no path', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
+
+  it('reads a variable naming no file as some name, not as nothing, before a path', () => {
+    // bash 5.2 ran `cat $USER/.env` with USER=u beside u/.env: it printed u/.env.
+    const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    for (const command of ['cat $USER/.env', 'cat $HOSTNAME/.env', 'cat ${CI}/.env']) {
+      expect(decide(command, [denyEnv]).verdict).toBe('ask');
+    }
+    for (const command of ['echo $USER', 'cat $USER', 'ls /home/$USER']) {
+      expect(decide(command, [denyEnv]).verdict).toBe('allow');
+    }
+  });
 });
 
 describe("a glob's names end in its last segment", () => {

@@ -16,6 +16,12 @@ const PATHLESS_VARIABLES = new Set([
   ...['SECONDS', 'UID', 'EUID', 'PPID', 'BASHPID', 'OSTYPE', 'BASH_VERSION', 'CI', 'NODE_ENV'],
 ]);
 
+/**
+ * What a variable of {@link PATHLESS_VARIABLES} is spelled as: some name without a `/` (`root`
+ * of `$USER`), never nothing, since `$USER/.env` names `root/.env`, a `.env` of the project.
+ */
+const PATHLESS_VALUE = 'environment-value';
+
 /** `$NAME` or `${NAME}`, nothing more (`${F#x}` is no plain reference). */
 const PLAIN_REFERENCE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 
@@ -56,7 +62,7 @@ function spellings(
   let last = 0;
   for (const match of word.matchAll(PLAIN_REFERENCE)) {
     const name = (match[1] ?? match[2])!;
-    const values = variables.get(name) ?? (PATHLESS_VARIABLES.has(name) ? [''] : null);
+    const values = variables.get(name) ?? (PATHLESS_VARIABLES.has(name) ? [PATHLESS_VALUE] : null);
     if (values === null || values.includes(null)) return null;
     // A value the IFS splits becomes other words than it spells.
     if (values.some((value) => [...(value ?? '')].some((char) => split.has(char)))) return null;
