@@ -98,6 +98,14 @@ const REFUSED = [
   'zip -m a.zip victim',
   'zip -rm a.zip victim',
   '7z a -sdel a.7z victim',
+  // Objects no ref or reflog reaches are deleted (bash 5.2: a dropped stash fsck listed was gone).
+  'git gc --prune=now',
+  'git gc --aggressive --prune=all',
+  'git -c gc.pruneExpire=now gc',
+  'git prune',
+  'git prune --expire=now',
+  'git repack -a -d',
+  'git repack -adf',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -54,3 +54,25 @@ export function discardsLocalChanges(verb: string, rest: readonly string[]): boo
   );
   return operands.length >= 2 || (operands.length === 1 && PATH_LIKE.test(operands[0]!));
 }
+
+/** A `-c` setting that makes `git gc` prune unreachable objects or reflogs at once. */
+const GC_EXPIRES_NOW = /^gc\.(pruneexpire|reflogexpire|reflogexpireunreachable)=(now|all)$/i;
+
+/**
+ * Whether a git command deletes objects no ref or reflog reaches, which `git fsck` would still
+ * find (a dropped stash, a commit reset away): `gc --prune=...` (or `-c gc.pruneExpire=now`),
+ * `prune` but with `-n`, and `repack -a -d` (`-A` keeps them loose). `args` are git's words.
+ */
+export function dropsUnreachableObjects(
+  verb: string,
+  rest: readonly string[],
+  args: readonly string[],
+): boolean {
+  if (verb === 'gc') {
+    return (
+      rest.some((arg) => /^--prune=/.test(arg)) || args.some((arg) => GC_EXPIRES_NOW.test(arg))
+    );
+  }
+  if (verb === 'prune') return !hasFlag(rest, '-n', '--dry-run');
+  return verb === 'repack' && hasFlag(rest, '-a') && hasFlag(rest, '-d') && !hasFlag(rest, '-A');
+}

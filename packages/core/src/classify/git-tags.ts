@@ -1,7 +1,7 @@
 import type { EmbeddedCommands } from './embedded.js';
 import { hasFlag, namesLongOption, optionValues } from './flags.js';
 import { gitReadsOnly, gitStashReads, gitSubcommandReads } from './git-read-verbs.js';
-import { branchTags, discardsLocalChanges } from './git-refs.js';
+import { branchTags, discardsLocalChanges, dropsUnreachableObjects } from './git-refs.js';
 import type { ActionTag } from './tags.js';
 
 const GIT_READ = new Set(
@@ -355,7 +355,10 @@ export function gitTags(
     tags.add('write');
     tags.add('destructive');
   } else if (verb === 'filter-branch' || verb === 'filter-repo') tags.add('destructive');
-  else if (verb !== '') {
+  else if (dropsUnreachableObjects(verb, rest, args)) {
+    tags.add('delete');
+    tags.add('destructive');
+  } else if (verb !== '') {
     tags.add('write');
     if (verb === 'remote') remoteTags(rest, tags);
     if (!GIT_COMMANDS.has(verb) && !aliasGiven(args, verb)) {
