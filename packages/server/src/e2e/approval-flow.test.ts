@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, putOverlay, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, putOverlay, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -59,12 +59,14 @@ async function modelReads(d: Deployment, runId: string): Promise<string[]> {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`approval flow over REST (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('bypass: grants, runs on the executor, and the model reads the result', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('bypass', [
@@ -85,7 +87,7 @@ for (const backend of all) {
     });
 
     it('bypass: a deny rule still refuses, and the model reads the reason', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         scripted(
@@ -111,7 +113,7 @@ for (const backend of all) {
     });
 
     it('rules: unmatched is refused as data; allowed runs; ask parks', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted(
@@ -157,7 +159,7 @@ for (const backend of all) {
     });
 
     it('ask: parks, a person denies, and the model reads the refusal', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('ask', [
@@ -193,7 +195,7 @@ for (const backend of all) {
     });
 
     it('the park clock expires a call and the model reads that nobody approved it', async () => {
-      d = await deploy(backend, { parkTtlMs: 300 });
+      d = await kernels.deploy(backend, { parkTtlMs: 300 });
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('ask', [
@@ -219,7 +221,7 @@ for (const backend of all) {
       // The park expires by moving the kernel's clock a day on, not by a short TTL: the retried
       // row parks again with the same TTL, and the approve below must not race its clock.
       let ahead = 0;
-      d = await deploy(backend, { clock: () => Date.now() + ahead });
+      d = await kernels.deploy(backend, { clock: () => Date.now() + ahead });
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted(
@@ -253,7 +255,7 @@ for (const backend of all) {
     });
 
     it('on_failure hold: an expired park retried crosses the stage again, so a guardrail added since refuses it', async () => {
-      d = await deploy(backend, { parkTtlMs: 200 });
+      d = await kernels.deploy(backend, { parkTtlMs: 200 });
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('ask', [{ tool_calls: [{ name: 'deploy', input: {} }] }, { final: 'never' }], {
@@ -282,7 +284,7 @@ for (const backend of all) {
     });
 
     it('on_failure hold: a failed tool holds the run; abandon ends it', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('bypass', [
@@ -306,7 +308,7 @@ for (const backend of all) {
     });
 
     it('stop cancels parked rows and answers 409 to later decisions, 200 to a later stop', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('ask', [{ tool_calls: [{ name: 'a' }, { name: 'b' }] }, { final: 'x' }]),
@@ -327,7 +329,7 @@ for (const backend of all) {
     });
 
     it('racing approve and deny: exactly one wins, the rest answer 409', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('ask', [{ tool_calls: [{ name: 'x' }] }, { final: 'y' }]),
@@ -349,7 +351,7 @@ for (const backend of all) {
     });
 
     it('an executor whose lease lapses loses the row; it is claimable again', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted('bypass', [{ tool_calls: [{ name: 'slow' }] }, { final: 'z', expect: 'second' }]),

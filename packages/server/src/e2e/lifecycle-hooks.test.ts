@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -74,12 +74,14 @@ async function heldRun(d: Deployment, runId: string) {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`lifecycle hooks (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('turn_start runs before the first model request; stop accepts the answer', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const hooks = {
         turn_start: { tool: 'on_turn', timeout_ms: 5000 },
         ...stopHook(),
@@ -117,7 +119,7 @@ for (const backend of all) {
     });
 
     it('a stop hook that always continues ends at exactly max_continuations with a failed hook task and a hold', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         hooked(stopHook(), [
@@ -156,7 +158,7 @@ for (const backend of all) {
       ['fails', { outcome: 'failed', error: { code: 'checker_crashed', detail: 'boom' } }],
     ] as const) {
       it(`a stop hook that ${name} is a visible failure and a hold, never a delivered answer`, async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const created = await d.member.post(`${d.ws}/runs`, hooked(stopHook(), [{ final: 'x' }]));
         const runId = created.body.id;
         const held = await serveHooks(
@@ -175,7 +177,7 @@ for (const backend of all) {
     }
 
     it('a hook that times out holds the run; a retry runs it again and the answer is delivered', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       // The retry arms the timeout afresh: 2 s leaves the retried attempt room to claim and
       // commit on a loaded machine (300 ms timed it out again under CI load, on PostgreSQL).
       const created = await d.member.post(
@@ -207,7 +209,7 @@ for (const backend of all) {
     });
 
     it('hooks cross the approval stage: a kernel-origin ask rule parks one, a deny rule fails it closed', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const parked = await d.member.post(`${d.ws}/runs`, {
         ...hooked(stopHook(), [{ final: 'reviewed' }]),
         approval_rules: [{ tool: 'check_stop', verdict: 'ask', origin: 'kernel' }],
@@ -240,7 +242,7 @@ for (const backend of all) {
     });
 
     it('force stop bypasses stop and cancels claimed hook work', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(`${d.ws}/runs`, hooked(stopHook(), [{ final: 'x' }]));
       const runId = created.body.id;
       const [row] = await hookRows(d, runId);
@@ -257,7 +259,7 @@ for (const backend of all) {
     });
 
     it('a turn freezes the profile hooks; regeneration reuses them and runs turn_start again', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put('/agent_api/v1/profile/configuration', {
         approval_mode: 'ask',
         lifecycle_hooks: { turn_start: { tool: 'on_turn', timeout_ms: 5000 } },
@@ -284,6 +286,7 @@ for (const backend of all) {
     });
 
     it('scheduling retried after a kernel restart reuses the one hook task of an event and source', async () => {
+      // A kernel of its own: the case restarts it.
       d = await deploy(backend);
       const created = await d.member.post(`${d.ws}/runs`, hooked(stopHook(), [{ final: 'x' }]));
       const runId = created.body.id;

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { claimAndCommit, type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { claimAndCommit, type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -64,12 +64,14 @@ async function expectNothingRevives(d: Deployment, runId: string, key: string) {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`run invariants over REST (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('defect 1: after abandon, a failed hold row is neither retried nor claimed', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         standalone('bypass', [
@@ -90,7 +92,7 @@ for (const backend of all) {
 
     for (const end of ['abandon', 'stop'] as const) {
       it(`defect 1: after an expired park and ${end}, retry, approve and claim answer 409`, async () => {
-        d = await deploy(backend, { parkTtlMs: 150 });
+        d = await kernels.deploy(backend, { parkTtlMs: 150 });
         const created = await d.agent.post(
           `${d.ws}/runs`,
           standalone('ask', [{ tool_calls: [{ name: 'deploy' }] }, { final: 'x' }], {
@@ -107,7 +109,7 @@ for (const backend of all) {
     }
 
     it("defect 2: an authored question's expiry holds the run after the model's row commits", async () => {
-      d = await deploy(backend, { parkTtlMs: 150 });
+      d = await kernels.deploy(backend, { parkTtlMs: 150 });
       const created = await d.member.post(
         `${d.ws}/runs`,
         standalone('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }]),
@@ -139,7 +141,7 @@ for (const backend of all) {
     });
 
     it('defect 2: a failed author row with on_failure hold holds until retried and run', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         standalone('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }]),
@@ -172,7 +174,7 @@ for (const backend of all) {
     });
 
     it('defect 3: an answer waits for a runnable author row; the stop hook comes after it', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         standalone('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }], {
@@ -214,7 +216,7 @@ for (const backend of all) {
     });
 
     it('defect 3: a question still awaiting_input keeps the run waiting until it is answered', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         standalone('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }]),
@@ -240,9 +242,11 @@ for (const backend of all) {
     });
 
     it('defect 4: a retry re-parks with nobody as decider; approve then records the approver', async () => {
-      // The retry parks again under the same TTL: long enough for the reads and the approve
-      // that follow it on a loaded machine (150 ms re-expired the row at load 15).
-      d = await deploy(backend, { parkTtlMs: 1500 });
+      // The park expires by moving the kernel's clock a day on, not by a short TTL: the retry
+      // parks again under the same TTL, and the reads and the approve below must not race it
+      // (a TTL of 150 ms re-expired the row at load 15).
+      let ahead = 0;
+      d = await kernels.deploy(backend, { clock: () => Date.now() + ahead });
       const created = await d.agent.post(
         `${d.ws}/runs`,
         standalone('ask', [{ tool_calls: [{ name: 'deploy' }] }, { final: 'x' }], {
@@ -250,6 +254,8 @@ for (const backend of all) {
         }),
       );
       const runId = created.body.id;
+      await waitFor(async () => (await task(d, runId, 't1')).state === 'needs_approval');
+      ahead = 25 * 3_600_000;
       await holding(d, runId);
       const retried = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/retry`);
       expect(retried.body).toMatchObject({ state: 'needs_approval', decided_by: null });
@@ -261,7 +267,7 @@ for (const backend of all) {
     it('defect 4: profile.put answers the stored created_at', async () => {
       let tick = 0;
       // Every reading of the clock is a later millisecond: the answer must not read it again.
-      d = await deploy(backend, { clock: () => Date.now() + tick++ });
+      d = await kernels.deploy(backend, { clock: () => Date.now() + tick++ });
       const put = await d.agent.put('/agent_api/v1/profile/configuration', {
         approval_mode: 'ask',
       });
@@ -271,7 +277,7 @@ for (const backend of all) {
     });
 
     it('defect 4: continue:true past max_continuations answers what the row ends as', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(`${d.ws}/runs`, {
         ...standalone('bypass', [{ final: 'candidate' }]),
         lifecycle_hooks: { stop: { tool: 'check', timeout_ms: 60_000, max_continuations: 0 } },

@@ -116,6 +116,76 @@ export async function deploy(
   return deployment;
 }
 
+/** Options that hold a function (a clock, a logger) are each a case's own: no kernel shares them. */
+function holdsFunction(value: unknown): boolean {
+  if (typeof value === 'function') return true;
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).some(holdsFunction);
+}
+
+/** A deployment on a fresh workspace of a running kernel; closing it leaves the kernel running. */
+async function workspaceOn(kernel: Deployment): Promise<Deployment> {
+  const { airlock } = kernel;
+  const { workspaceId, appId, tokens } = await workspaceWithTokens(airlock.store, 'test');
+  return {
+    airlock,
+    url: airlock.url,
+    workspaceId,
+    appId,
+    tokens,
+    agent: client(airlock.url, tokens.agent),
+    executor: client(airlock.url, tokens.executor),
+    member: client(airlock.url, tokens.member),
+    ws: `/api/v1/workspaces/${workspaceId}`,
+    async restart() {
+      throw new Error('a kernel the cases of a block share is not restarted: use deploy()');
+    },
+    async close() {},
+  };
+}
+
+/** Kernels the cases of a test file share, each case on a workspace of its own. */
+export interface SharedKernels {
+  /**
+   * As {@link deploy}, on a fresh workspace (its own application and tokens) of a kernel the
+   * first call per backend and options starts; its `close` leaves the kernel running. Options
+   * holding a function (a clock) get a kernel of their own, which `close` stops.
+   */
+  deploy(
+    backend: Backend,
+    options?: Omit<AirlockOptions, 'dataDir' | 'databaseUrl'>,
+  ): Promise<Deployment>;
+  /** Stops every kernel started (call it in `afterAll`). */
+  close(): Promise<void>;
+}
+
+/**
+ * Kernels for the cases of a file that need a workspace of their own, not a kernel: a kernel start
+ * per case is most of such a case's time. Cases still see nothing of each other's runs, tasks,
+ * decisions or credentials. Not for a case that restarts the kernel or reads what is kernel-wide
+ * (metrics, feed counts, the store's figures).
+ */
+export function sharedKernels(): SharedKernels {
+  const kernels = new Map<string, Promise<Deployment>>();
+  return {
+    async deploy(backend, options = {}) {
+      if (holdsFunction(options)) return deploy(backend, options);
+      const key = `${backend.name} ${JSON.stringify(options)}`;
+      let kernel = kernels.get(key);
+      if (!kernel) {
+        kernel = deploy(backend, options);
+        kernels.set(key, kernel);
+      }
+      return workspaceOn(await kernel);
+    },
+    async close() {
+      const started = [...kernels.values()];
+      kernels.clear();
+      for (const kernel of started) await (await kernel.catch(() => null))?.close();
+    },
+  };
+}
+
 /** A member credential of the workspace made over the API: its id, and a client that uses it. */
 export interface MemberOf {
   id: string;
