@@ -22,7 +22,10 @@ const all = await backends();
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
 
 for (const backend of all) {
-  describe.skipIf(backend.skip !== null)(`the delivery worker (${backend.name})`, () => {
+  // The two backends' suites run side by side, each case on a kernel and store of its own;
+  // the cases of one backend run one at a time.
+  const suite = describe.skipIf(backend.skip !== null).concurrent;
+  suite(`the delivery worker (${backend.name})`, () => {
     let d: NotifyDeployment | undefined;
     const closers = closeAfterEach(() => d);
 
@@ -42,7 +45,7 @@ for (const backend of all) {
       return { stuck, ops };
     }
 
-    it('a receiver that never answers holds back no other channel: the next notices still go out', async () => {
+    it.sequential('a receiver that never answers holds back no other channel: the next notices still go out', async () => {
       const { stuck, ops } = await deployStuckAndOps();
       await d!.park();
       await waitFor(async () => stuck.received.length === 1 && ops.received.length === 1);
@@ -52,7 +55,7 @@ for (const backend of all) {
       await waitFor(async () => ops.received.length === 3, { timeoutMs: 6000, what: 'ops x3' });
     });
 
-    it('an attempt ends at its deadline, below the lease, and is retried later', async () => {
+    it.sequential('an attempt ends at its deadline, below the lease, and is retried later', async () => {
       const { stuck } = await deployStuckAndOps({ leaseMs: 2000 });
       await d!.park();
       const failed = await failedDelivery(d!, { channel: 'stuck', timeoutMs: 4000 });
@@ -60,7 +63,7 @@ for (const backend of all) {
       await waitFor(async () => stuck.received.length >= 2, { timeoutMs: 4000 });
     });
 
-    it('stop waits a bounded grace for a send that never ends, then leaves it for a retry', async () => {
+    it.sequential('stop waits a bounded grace for a send that never ends, then leaves it for a retry', async () => {
       const { stuck } = await deployStuckAndOps();
       await d!.park();
       await waitFor(async () => stuck.received.length === 1);
@@ -75,7 +78,7 @@ for (const backend of all) {
       expect(left.attempts).toBe(0);
     });
 
-    it('a park that expires while the kernel stops still gets its notice, sent after the restart', async () => {
+    it.sequential('a park that expires while the kernel stops still gets its notice, sent after the restart', async () => {
       const stuck = await startReceiver(() => null);
       const ops = await startReceiver();
       closers.push(stuck.close, ops.close);
@@ -123,7 +126,7 @@ for (const backend of all) {
       expect(expired.state).toBe('timed_out');
     });
 
-    it('a send that ignores its cut is waited for: it lands once, recorded delivered, not failed and sent again', async () => {
+    it.sequential('a send that ignores its cut is waited for: it lands once, recorded delivered, not failed and sent again', async () => {
       await deployStuckAndOps();
       // The kernel's own worker stops: this test runs one over a sender that cannot be cancelled.
       await d!.airlock.notifications!.close();
