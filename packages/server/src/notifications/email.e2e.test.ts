@@ -1,3 +1,4 @@
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,43 @@ import { signActionLink } from './action-links.js';
 
 const all = await backends();
 const LINK_SECRET = 'u3Jx9mQ2vL8pT5wR1zK7cN4bH6yF0aDe';
+
+/**
+ * A loopback relay in front of an SMTP server that counts the kernel's connections: one the kernel
+ * closed brings no more mail, so a test waits for that rather than for a stalled answer's time.
+ */
+async function smtpRelay(port: number) {
+  let opened = 0;
+  let open = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((kernel) => {
+    opened += 1;
+    open += 1;
+    const upstream = connect(port, '127.0.0.1');
+    for (const socket of [kernel, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+    }
+    kernel.pipe(upstream);
+    upstream.pipe(kernel);
+    kernel.on('close', () => {
+      open -= 1;
+      upstream.destroy();
+    });
+    upstream.on('close', () => kernel.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    /** Connections the kernel made so far, and how many of them it has not closed. */
+    opened: () => opened,
+    open: () => open,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 /** An address of this machine off loopback, where the kernel requires STARTTLS; none in a sandbox without one. */
 const OFF_LOOPBACK = Object.values(networkInterfaces())
   .flat()
@@ -35,11 +73,15 @@ for (const backend of all) {
         stopGraceMs?: number;
         host?: string;
         allowPlaintext?: boolean;
+        /** Through a relay counting the kernel's connections (loopback only). */
+        relayed?: boolean;
       } = {},
     ) {
       const host = options.host ?? '127.0.0.1';
       const smtp = await startSmtp(options.stalls, host);
       closers.push(smtp.close);
+      const relay = options.relayed ? await smtpRelay(smtp.port) : undefined;
+      if (relay) closers.push(relay.close);
       d = await deployWithChannels(
         backend,
         ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => ({
@@ -50,7 +92,7 @@ for (const backend of all) {
               workspace: workspaceId,
               smtp: {
                 host,
-                port: smtp.port,
+                port: relay?.port ?? smtp.port,
                 ...(options.allowPlaintext ? { allow_plaintext: true } : {}),
               },
               from: 'airlock@example.com',
@@ -78,7 +120,7 @@ for (const backend of all) {
           },
         },
       );
-      return smtp;
+      return { ...smtp, relay };
     }
 
     it('sends a readable message with the call and a link to its card, which opens', async () => {
@@ -251,13 +293,18 @@ for (const backend of all) {
       const smtp = await deployEmail(false, {
         stalls: { address: 'alice@example.com', firstAnswerAfterMs: 2500 },
         leaseMs: 2000,
+        relayed: true,
       });
       const runId = await d!.park();
       await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0], {
         timeoutMs: 5000,
       });
-      // Past the moment the server answers the first, cut-short send.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Every connection of the kernel ended: the cut-short send's, had it gone on, would have
+      // stayed open until the server's answer at 2.5 s and its message been sent then.
+      const relay = smtp.relay!;
+      await waitFor(async () => relay.opened() === 2 && relay.open() === 0, {
+        what: 'both sends ended',
+      });
       expect(smtp.mails).toHaveLength(1);
     });
 
@@ -265,15 +312,19 @@ for (const backend of all) {
       const smtp = await deployEmail(false, {
         stalls: { address: 'alice@example.com', firstAnswerAfterMs: 1000 },
         stopGraceMs: 100,
+        relayed: true,
       });
+      const relay = smtp.relay!;
       await d!.park();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(async () => relay.opened() === 1, { what: 'the send under way' });
       await d!.airlock.notifications!.close();
       const left = await failedDelivery(d!, { timeoutMs: 0 });
       expect(left.last_error).toMatch(/stopped/);
       // A cut by a shutdown is no attempt that counts toward the dead letter.
       expect(left.attempts).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The send's connection ended: had it gone on, it would have sent the message at 1 s.
+      await waitFor(async () => relay.open() === 0, { what: 'the send ended' });
+      expect(relay.opened()).toBe(1);
       expect(smtp.mails).toHaveLength(0);
     });
 

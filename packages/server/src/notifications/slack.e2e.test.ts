@@ -328,8 +328,9 @@ for (const backend of all) {
       await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0], {
         timeoutMs: 5000,
       });
-      // Past the moment the first post would have been answered.
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Every post closed: the first, cut short, will never be answered (its answer at 2.5 s is
+      // written only to a request still open).
+      await waitFor(async () => slow.open() === 0, { what: 'every post closed' });
       expect(slow.overlapped).toEqual([false, false]);
       const [delivered] = await d!.events(runId, 'notification.delivered');
       expect(delivered?.data).toMatchObject({ attempts: 2 });
