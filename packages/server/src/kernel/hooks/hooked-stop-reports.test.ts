@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import type { Deployment } from '../../testing/harness.js';
 import {
   bashPostTool,
@@ -26,77 +26,96 @@ interface StoryTask {
   error: { code: string } | null;
 }
 
+// Each case has a kernel of its own and spends most of its time in the stop's wait for reports
+// (REPORT_GRACE_MS of real time), so the cases run side by side.
 for (const backend of all) {
-  describe.skipIf(backend.skip !== null)(`long calls behind a stop (${backend.name})`, () => {
-    let d: Deployment;
-    afterEach(async () => {
-      await d?.close();
-    });
+  describe.skipIf(backend.skip !== null)(
+    `long calls behind a stop (${backend.name})`,
+    { concurrent: true },
+    () => {
+      /** A granted `make test` whose call ran for a minute before the turn stopped; closed with the test. */
+      async function grantedLongCall(
+        onTestFinished: TestContext['onTestFinished'],
+      ): Promise<{ d: Deployment; runId: string }> {
+        const granted = await grantedMakeTestAMinuteAgo(backend);
+        onTestFinished(() => granted.d.close());
+        return granted;
+      }
+      const stopWith = (d: Deployment, ranCalls: unknown[]) =>
+        postHookEvent(d, { event: 'stop', text: 'done', ran_calls: ranCalls });
+      const tasksOf = async (d: Deployment, runId: string) =>
+        (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as StoryTask[];
+      const returned = {
+        tool_use_id: 'tu-1',
+        tool_name: 'Bash',
+        outcome: 'succeeded',
+        output: 'ok',
+      };
 
-    /** A granted `make test` whose call ran for a minute before the turn stopped. */
-    async function grantedLongCall(): Promise<string> {
-      const granted = await grantedMakeTestAMinuteAgo(backend);
-      d = granted.d;
-      return granted.runId;
-    }
-    const stopWith = (ranCalls: unknown[]) =>
-      postHookEvent(d, { event: 'stop', text: 'done', ran_calls: ranCalls });
-    const tasksOf = async (runId: string) =>
-      (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as StoryTask[];
-    const returned = { tool_use_id: 'tu-1', tool_name: 'Bash', outcome: 'succeeded', output: 'ok' };
+      it('a stop waits for the report of a long call the transcript shows returned', async ({
+        onTestFinished,
+      }) => {
+        const { d, runId } = await grantedLongCall(onTestFinished);
+        const stopping = stopWith(d, [returned]);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const reported = await postHookEvent(
+          d,
+          bashPostTool('make test', 'tu-1', 'succeeded', 'all tests passed'),
+        );
+        expect(reported.body).toMatchObject({ verdict: 'ack', task_state: 'succeeded' });
+        expect((await stopping).status).toBe(200);
+        const [task] = await tasksOf(d, runId);
+        expect(task).toMatchObject({ key: 't1', state: 'succeeded', error: null });
+        expect(JSON.stringify(task?.result)).toContain('all tests passed');
+      });
 
-    it('a stop waits for the report of a long call the transcript shows returned', async () => {
-      const runId = await grantedLongCall();
-      const stopping = stopWith([returned]);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const reported = await postHookEvent(
-        d,
-        bashPostTool('make test', 'tu-1', 'succeeded', 'all tests passed'),
-      );
-      expect(reported.body).toMatchObject({ verdict: 'ack', task_state: 'succeeded' });
-      expect((await stopping).status).toBe(200);
-      const [task] = await tasksOf(runId);
-      expect(task).toMatchObject({ key: 't1', state: 'succeeded', error: null });
-      expect(JSON.stringify(task?.result)).toContain('all tests passed');
-    });
+      it('a call the transcript shows succeeded is committed as such when its report never comes', async ({
+        onTestFinished,
+      }) => {
+        const { d, runId } = await grantedLongCall(onTestFinished);
+        expect((await stopWith(d, [returned])).status).toBe(200);
+        const [task] = await tasksOf(d, runId);
+        expect(task).toMatchObject({ key: 't1', state: 'succeeded', error: null });
+        expect(JSON.stringify(task?.result)).toContain('ok');
+      });
 
-    it('a call the transcript shows succeeded is committed as such when its report never comes', async () => {
-      const runId = await grantedLongCall();
-      expect((await stopWith([returned])).status).toBe(200);
-      const [task] = await tasksOf(runId);
-      expect(task).toMatchObject({ key: 't1', state: 'succeeded', error: null });
-      expect(JSON.stringify(task?.result)).toContain('ok');
-    });
+      it('a failed result proves nothing (the agent refusing the call reads the same): outcome unknown, which a late report corrects', async ({
+        onTestFinished,
+      }) => {
+        const { d, runId } = await grantedLongCall(onTestFinished);
+        const refused = { ...returned, outcome: 'failed', output: 'Permission denied' };
+        expect((await stopWith(d, [refused])).status).toBe(200);
+        expect(await tasksOf(d, runId)).toEqual([
+          expect.objectContaining({
+            key: 't1',
+            state: 'failed',
+            error: expect.objectContaining({ code: 'outcome_unknown' }),
+          }),
+        ]);
+        // The call ran and failed after all: its report, coming late, records what ran.
+        const late = await postHookEvent(
+          d,
+          bashPostTool('make test', 'tu-1', 'failed', '1 failed'),
+        );
+        expect(late.body).toMatchObject({ verdict: 'ack', task_key: 't1', task_state: 'failed' });
+        const [task] = await tasksOf(d, runId);
+        expect(task?.error).toMatchObject({ code: 'tool_failed' });
+        expect(JSON.stringify(task?.result)).toContain('1 failed');
+      });
 
-    it('a failed result proves nothing (the agent refusing the call reads the same): outcome unknown, which a late report corrects', async () => {
-      const runId = await grantedLongCall();
-      const refused = { ...returned, outcome: 'failed', output: 'Permission denied' };
-      expect((await stopWith([refused])).status).toBe(200);
-      expect(await tasksOf(runId)).toEqual([
-        expect.objectContaining({
-          key: 't1',
-          state: 'failed',
-          error: expect.objectContaining({ code: 'outcome_unknown' }),
-        }),
-      ]);
-      // The call ran and failed after all: its report, coming late, records what ran.
-      const late = await postHookEvent(d, bashPostTool('make test', 'tu-1', 'failed', '1 failed'));
-      expect(late.body).toMatchObject({ verdict: 'ack', task_key: 't1', task_state: 'failed' });
-      const [task] = await tasksOf(runId);
-      expect(task?.error).toMatchObject({ code: 'tool_failed' });
-      expect(JSON.stringify(task?.result)).toContain('1 failed');
-    });
-
-    it('a long call the transcript does not show returned is still closed as not run', async () => {
-      const runId = await grantedLongCall();
-      expect((await stopWith([])).status).toBe(200);
-      expect(await tasksOf(runId)).toEqual([
-        expect.objectContaining({
-          key: 't1',
-          state: 'failed',
-          error: expect.objectContaining({ code: 'not_run' }),
-        }),
-      ]);
-    });
-  });
+      it('a long call the transcript does not show returned is still closed as not run', async ({
+        onTestFinished,
+      }) => {
+        const { d, runId } = await grantedLongCall(onTestFinished);
+        expect((await stopWith(d, [])).status).toBe(200);
+        expect(await tasksOf(d, runId)).toEqual([
+          expect.objectContaining({
+            key: 't1',
+            state: 'failed',
+            error: expect.objectContaining({ code: 'not_run' }),
+          }),
+        ]);
+      });
+    },
+  );
 }

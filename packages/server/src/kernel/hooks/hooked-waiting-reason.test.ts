@@ -1,5 +1,5 @@
 import { claudeCode, runHook } from '@airlock/hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import { backends } from '../../testing/stores.js';
 
@@ -12,15 +12,20 @@ import { backends } from '../../testing/stores.js';
 
 const [sqlite] = await backends();
 
-describe('the waiting reason of a park that outlived the hook', () => {
-  let d: Deployment;
-  afterEach(async () => {
-    await d?.close();
-  });
-
-  it("names the kernel's inbox page", async () => {
-    d = await deploy(sqlite!);
+// Each case has a kernel of its own and waits out a hook's wait (real time): side by side.
+describe.concurrent('the waiting reason of a park that outlived the hook', () => {
+  /** A kernel whose agent's calls park (ask mode); closed with the test. */
+  async function askingDeployment(
+    onTestFinished: TestContext['onTestFinished'],
+  ): Promise<Deployment> {
+    const d = await deploy(sqlite!);
+    onTestFinished(() => d.close());
     await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'ask' });
+    return d;
+  }
+
+  it("names the kernel's inbox page", async ({ onTestFinished }) => {
+    const d = await askingDeployment(onTestFinished);
     const env = { AIRLOCK_URL: `${d.url}/`, AIRLOCK_TOKEN: d.tokens.agent, HOME: '/nonexistent' };
     const answered = await runHook({
       protocol: claudeCode,
@@ -45,9 +50,10 @@ describe('the waiting reason of a park that outlived the hook', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/(html|plain)/);
   });
 
-  it('from the native endpoint names the inbox once, with no address it does not know', async () => {
-    d = await deploy(sqlite!);
-    await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'ask' });
+  it('from the native endpoint names the inbox once, with no address it does not know', async ({
+    onTestFinished,
+  }) => {
+    const d = await askingDeployment(onTestFinished);
     const answer = await fetch(`${d.url}/agent_api/v1/hooks/claude-code/wait-1000`, {
       method: 'POST',
       headers: { authorization: `Bearer ${d.tokens.agent}`, 'content-type': 'application/json' },
