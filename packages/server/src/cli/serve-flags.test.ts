@@ -2,9 +2,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDuration } from '@airlock/core';
+import { forTerminal, parseDuration } from '@airlock/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadNotificationsConfig, NotificationsConfigError } from '../notifications/config.js';
 import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
+import { parseServeArgs } from './serve-args.js';
+import { checkListenHost, readServeSettings, ServeUsageError } from './serve-options.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-serve-flags-'));
 // A file where a data directory would go.
@@ -32,10 +35,9 @@ describe('parseDuration', () => {
   });
 });
 
-// Each case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
-describe('airlock serve refuses a value its setting cannot take, before opening a store', {
-  timeout: 180_000,
-}, () => {
+// In-process: the checks serve.ts and serve-start.ts run before anything opens (refusalOf); the
+// spawned cases below prove each stage's refusal reaches stderr so, exit 2, no stack.
+describe('airlock serve refuses a value its setting cannot take, before opening a store', () => {
   it.each([
     [['--port', ''], '--port is empty'],
     [['--port', '0x10'], '--port wants a port number'],
@@ -148,11 +150,10 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
   ])('%j', async (args, message) => {
     n += 1;
     const dataDir = join(root, `refused-${n}`);
-    const refused = await runServe(['--data-dir', dataDir, ...args], {});
-    expect(refused.output).toContain(`airlock serve: ${message}`);
-    expect(refused.output).not.toMatch(/\n\s+at /);
-    expect(refused.output).not.toContain('s3cret');
-    expect(refused.code).toBe(2);
+    const refused = await refusalOf(['--data-dir', dataDir, ...args], {});
+    expect(refused).toContain(`airlock serve: ${message}`);
+    expect(refused).not.toMatch(/\n\s+at /);
+    expect(refused).not.toContain('s3cret');
     expect(existsSync(dataDir)).toBe(false);
   });
 
@@ -163,12 +164,11 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
   ])('refuses OPENAI_BASE_URL=%s, never showing its password', async (url, shown) => {
     n += 1;
     const dataDir = join(root, `refused-${n}`);
-    const refused = await runServe(['--data-dir', dataDir], { OPENAI_BASE_URL: url });
-    expect(refused.code).toBe(2);
-    expect(refused.output).toContain(
+    const refused = await refusalOf(['--data-dir', dataDir], { OPENAI_BASE_URL: url });
+    expect(refused).toContain(
       `airlock serve: OPENAI_BASE_URL wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shown}"`,
     );
-    expect(refused.output).not.toContain('s3cret');
+    expect(refused).not.toContain('s3cret');
     expect(existsSync(dataDir)).toBe(false);
   });
 
@@ -181,15 +181,57 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     async (url, shown) => {
       n += 1;
       const dataDir = join(root, `refused-${n}`);
-      const refused = await runServe(['--data-dir', dataDir], { OPENAI_BASE_URL: url });
-      expect(refused.code).toBe(2);
-      expect(refused.output).toContain(
+      const refused = await refusalOf(['--data-dir', dataDir], { OPENAI_BASE_URL: url });
+      expect(refused).toContain(
         `airlock serve: OPENAI_BASE_URL wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "${shown}"`,
       );
-      expect(refused.output).not.toContain('s3cret');
+      expect(refused).not.toContain('s3cret');
       expect(existsSync(dataDir)).toBe(false);
     },
   );
+
+  it('names AIRLOCK_RETENTION_EXPORT_DIR when the export directory came from it', async () => {
+    const dataDir = join(root, 'export-env');
+    const refused = await refusalOf(['--data-dir', dataDir], {
+      AIRLOCK_RETENTION_EXPORT_DIR: join(root, 'a-file'),
+    });
+    expect(refused).toContain(
+      `airlock serve: AIRLOCK_RETENTION_EXPORT_DIR wants a directory serve can write in (made if missing), not "${join(root, 'a-file')}": ${join(root, 'a-file')} is a file`,
+    );
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+// Each case starts the CLI in a child process: slow on a loaded machine, so a wide bound. They
+// wait on their children alone, so they run side by side.
+describe.concurrent('airlock serve, run, says a refusal on stderr with exit 2 and opens nothing', {
+  timeout: 180_000,
+}, () => {
+  // One refusal of each stage: serve.ts's parse, the settings, the listen probe, the
+  // notifications file.
+  it.each([
+    [['--bogus'], 'unknown option --bogus (see airlock serve --help)'],
+    [
+      ['--model-base-urls', 'http://llm.internal/v1,http://u:s3cret@10.0.0.1/v1'],
+      '--model-base-urls entry wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "http://…@10.0.0.1/v1"',
+    ],
+    [
+      ['--host', '192.0.2.1'],
+      '--host wants an address this machine has (127.0.0.1, 0.0.0.0 for every interface, or one of its own), not "192.0.2.1" (EADDRNOTAVAIL)',
+    ],
+    [
+      ['--notifications', '/nonexistent/channels.json'],
+      'invalid notifications configuration:\n  / invalid_json: cannot read /nonexistent/channels.json (ENOENT)\n',
+    ],
+  ])('%j', async (args, message) => {
+    const dataDir = join(root, `spawned-${args[0]}`);
+    const refused = await runServe(['--data-dir', dataDir, ...args], {});
+    expect(refused.output).toContain(`airlock serve: ${message}`);
+    expect(refused.output).not.toMatch(/\n\s+at /);
+    expect(refused.output).not.toContain('s3cret');
+    expect(refused.code).toBe(2);
+    expect(existsSync(dataDir)).toBe(false);
+  });
 
   it('names the variable when the value came from the environment', async () => {
     const refused = await runServe([], {
@@ -198,18 +240,6 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     });
     expect(refused.output).toContain('airlock serve: AIRLOCK_PORT wants a port number');
     expect(refused.code).toBe(2);
-  });
-
-  it('names AIRLOCK_RETENTION_EXPORT_DIR when the export directory came from it', async () => {
-    const dataDir = join(root, 'export-env');
-    const refused = await runServe(['--data-dir', dataDir], {
-      AIRLOCK_RETENTION_EXPORT_DIR: join(root, 'a-file'),
-    });
-    expect(refused.output).toContain(
-      `airlock serve: AIRLOCK_RETENTION_EXPORT_DIR wants a directory serve can write in (made if missing), not "${join(root, 'a-file')}": ${join(root, 'a-file')} is a file`,
-    );
-    expect(refused.code).toBe(2);
-    expect(existsSync(dataDir)).toBe(false);
   });
 
   // Root may write in /proc as far as access() tells, so the check before start passes and the
@@ -266,6 +296,30 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
   });
 });
+
+/**
+ * What `airlock serve` says of this command line and environment before anything opens, found
+ * in-process by the functions serve.ts and serve-start.ts call, in their order (parse, settings,
+ * listen probe, notifications file): the refusal as printed, or a line saying it would start.
+ */
+async function refusalOf(args: string[], env: Record<string, string>): Promise<string> {
+  const flags = parseServeArgs(args);
+  if ('refused' in flags) return `airlock serve: ${forTerminal(flags.refused)}\n`;
+  const environment = { ...process.env, DATABASE_URL: '', ...env };
+  try {
+    const settings = readServeSettings(flags, environment);
+    await checkListenHost(settings);
+    if (settings.notificationsFile) {
+      loadNotificationsConfig(settings.notificationsFile, environment);
+    }
+  } catch (error) {
+    if (!(error instanceof ServeUsageError || error instanceof NotificationsConfigError)) {
+      throw error;
+    }
+    return `airlock serve: ${error.message.split('\n').map(forTerminal).join('\n')}\n`;
+  }
+  return 'no refusal: every check passed, serve would start';
+}
 
 /**
  * Runs the built `airlock serve` with more environment; resolves with
