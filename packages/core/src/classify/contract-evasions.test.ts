@@ -106,6 +106,15 @@ const REFUSED = [
   'git prune --expire=now',
   'git repack -a -d',
   'git repack -adf',
+  // A program the line names through a variable it sets (bash 5.2 ran rm: victim was gone).
+  'v=rm; $v -rf victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'v=rm; ${v} -rf victim',
+  'v=rm; "$v" -rf victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'a=(rm -rf); "${a[@]}" victim',
+  'for p in rm; do $p victim; done',
+  'export v=rm; $v victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -222,3 +222,12 @@ describe('a [[ =~ regex that takes text a command would hold', () => {
     expect(readWhole(nestedRegexes)).toEqual(['delete', 'destructive', 'unknown']);
   });
 });
+
+describe('a program named by a variable the line sets', () => {
+  it('reads each value once per classification, up to a bound, not once per value at each word', () => {
+    // Four wrapper values before fourteen $v read each path: 4^14 readings without the bound.
+    const chain = `v=env; v=nice; v=nohup; v=time; ${'$v '.repeat(14)}rm victim`;
+    expect(classifyShellSegments(chain).length).toBeLessThan(200);
+    expect(readWhole(chain)).toEqual(expect.arrayContaining(['delete', 'unknown']));
+  });
+});

@@ -2,7 +2,6 @@ import { assignmentCommands } from './command-variables.js';
 import { noEmbedded } from './embedded.js';
 import { addEmptied, emptiesFile } from './emptied-files.js';
 import { finishCommand, NOT_WRAPPED, walkEmbedded } from './finish-command.js';
-import { optionValues } from './flags.js';
 import { interpret } from './interpreters.js';
 import {
   MAX_DEPTH,
@@ -19,11 +18,17 @@ import {
   type Walkers,
   walkGlob,
 } from './nested-walks.js';
-import { defaultVariableFiles } from './node-wrappers.js';
 import { runsOnlyItself } from './package-runners.js';
 import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
 import { namesOtherFile, programName } from './program-paths.js';
+import {
+  MAX_PROGRAM_VALUES,
+  programAlternatives,
+  recordAssignedProgram,
+  recordDeclaredPrograms,
+  recordLoopPrograms,
+} from './program-variables.js';
 import { withoutReplacement, withReplacement } from './replacement-strings.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
 import { appendedWordsAct } from './split-options.js';
@@ -41,6 +46,7 @@ import {
   withTags,
 } from './walk.js';
 import { IFS, programLiteral, splitAtIfs, wordAfter } from './word-text.js';
+import { pushWords, wrapperTargets } from './wrapper-targets.js';
 import { unwrap } from './wrappers.js';
 
 export type { ClassifiedSegment, ShellLineOptions };
@@ -107,6 +113,8 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
  */
 function walkAssignment(word: ShellWord, walk: Walk, tags: Set<ActionTag>): void {
   if (word.subscript) tags.add('unknown');
+  // `env v=rm` gives no later command v, but reading more values costs nothing: more tags, not fewer.
+  if (walk.programs) recordAssignedProgram(walk.programs, word);
   const embedded = noEmbedded();
   assignmentCommands(word.text, embedded);
   walkEmbedded(embedded, walk, tags, WALKERS);
@@ -161,6 +169,7 @@ function walkWords(
       // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would (the body is walked).
       for (let index = at; index < end; index++) if (words[index]!.subscript) tags.add('unknown');
       if (loop && outer.targets) recordLoop(outer.targets, words, at, end);
+      if (loop && outer.programs) recordLoopPrograms(outer.programs, words, at, end);
       at = end;
       if (body >= 0) continue;
     }
@@ -186,6 +195,22 @@ function walkWords(
     }
     if (first.dynamic) {
       tags.add('unknown');
+      // `v=rm; $v -rf x` runs rm: each value the line gives the variable is read as the program.
+      const named = outer.programs ? programAlternatives(first.text, outer.programs) : null;
+      if (named !== null && ++rewrites <= MAX_DEPTH) {
+        if (outer.targets) pushWords(outer.targets, words.slice(at + 1, at + 2));
+        for (const value of named) {
+          // Values read through values (`v=env; $v $v ...`) stay bounded over the whole line.
+          if (outer.budget.programValues-- <= 0) {
+            pushUnread(walk(), words.slice(at), tags, 'too many programs named by variables');
+            return;
+          }
+          const valueWords = value.map((text) => ({ text, dynamic: false }));
+          const next = nested(walk(), first.text);
+          walkWords([...valueWords, ...words.slice(at + 1)], segment, next, tags);
+        }
+        return;
+      }
       const literal = programLiteral(withoutReplacement(first.text, replacement));
       if (
         (literal === '' && at + 1 >= words.length) ||
@@ -207,6 +232,7 @@ function walkWords(
       continue;
     }
     const program = programName(first.text);
+    if (outer.programs) recordDeclaredPrograms(outer.programs, program, words.slice(at + 1));
     // `./cat` runs whatever file is there (a link to rm named cat runs rm): read as cat, and unknown.
     // A runner's `@scope/name` is a package, not a path.
     const scoped = words === packageWords && at === packageAt && first.text.startsWith('@');
@@ -300,42 +326,6 @@ function walkWords(
   }
 }
 
-/**
- * What a wrapper's own words name (`env -C secrets cat key`, `flock secrets/lock cat x`): its
- * words as paths, its `-C`/`--chdir` as a directory change; an xargs reading its words from a
- * pipe or a file (no here-string) runs its command on words no one can read here.
- */
-function wrapperTargets(
-  targets: WalkTargets,
-  words: readonly ShellWord[],
-  at: number,
-  from: number,
-  segment: LexedSegment,
-): void {
-  const own = words.slice(at + 1, from);
-  pushWords(targets, own);
-  const program = programName(words[at]!.text);
-  if (program === 'env' || program === 'sudo') {
-    const texts = textsOf(own);
-    for (const chdir of optionValues(
-      texts,
-      program === 'env' ? ['-C', '--chdir'] : ['-D', '--chdir'],
-    )) {
-      targets.directories.push(chdir === '' || /[$`~]/.test(chdir) ? null : chdir);
-    }
-  }
-  if (program === 'xargs' && segment.inputs.length === 0) targets.opaque.push('xargs');
-  targets.words.push(...defaultVariableFiles(program, textsOf(own)));
-}
-
-/** Records words as paths the command may open, as they are written. */
-function pushWords(targets: WalkTargets, words: readonly ShellWord[]): void {
-  for (const word of words) {
-    targets.words.push(word.text);
-    if (word.dynamic) targets.expanded.push(word.text);
-  }
-}
-
 /** A whole budget, for a line a caller gives. */
 function fullBudget(): WalkBudget {
   return {
@@ -343,6 +333,7 @@ function fullBudget(): WalkBudget {
     globWords: MAX_GLOB_WORDS,
     shReadings: MAX_SH_READINGS,
     text: MAX_LINE_TEXT,
+    programValues: MAX_PROGRAM_VALUES,
   };
 }
 
@@ -358,7 +349,7 @@ export function classifyShellSegments(
   const out: ClassifiedSegment[] = [];
   const budget = fullBudget();
   const top = options.shell === 'bash' ? { topShell: 'bash' as const } : {};
-  walkLine(command, { out, budget, depth: 0, via: [], ...top });
+  walkLine(command, { out, budget, depth: 0, via: [], programs: new Map(), ...top });
   return out;
 }
 
@@ -385,6 +376,6 @@ export function shellWalkTargets(command: string): WalkTargets {
     variables: new Map(),
   };
   const budget = fullBudget();
-  walkLine(command, { out: [], budget, depth: 0, via: [], targets });
+  walkLine(command, { out: [], budget, depth: 0, via: [], targets, programs: new Map() });
   return targets;
 }

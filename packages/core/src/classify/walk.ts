@@ -10,6 +10,7 @@ import { readsListedNames } from './listed-names.js';
 import { messageWords } from './message-words.js';
 import { namesOnlyWords } from './names-only-words.js';
 import { programName } from './program-paths.js';
+import type { ProgramValues } from './program-variables.js';
 import { recursiveReads } from './recursive-reads.js';
 import { type ActionTag, orderedTags } from './tags.js';
 
@@ -47,6 +48,8 @@ export interface WalkBudget {
   shReadings: number;
   /** Characters of nested lines that may still be read (see line-readings.ts). */
   text: number;
+  /** Values of a variable that may still be read as the program it names (program-variables.ts). */
+  programValues: number;
 }
 
 /**
@@ -112,6 +115,8 @@ export interface Walk {
   readonly topShell?: 'bash';
   /** Where the walk records targets, when they are asked for. */
   readonly targets?: WalkTargets;
+  /** The literal values the line gives its variables, for a program named by one (program-variables.ts). */
+  readonly programs?: ProgramValues;
 }
 
 /**
@@ -198,6 +203,7 @@ export function nested(walk: Walk, via: string): Walk {
     ...(walk.globbed ? { globbed: true as const } : {}),
     ...(walk.topShell ? { topShell: walk.topShell } : {}),
     ...(walk.targets ? { targets: walk.targets } : {}),
+    ...(walk.programs ? { programs: walk.programs } : {}),
   };
 }
 

@@ -1,0 +1,78 @@
+import type { ShellWord } from './lexed-line.js';
+
+/*
+ * The values a line gives its variables, read where a command's program is one of them: `v=rm;
+ * $v -rf x` and `a=(rm -rf); "${a[@]}" x` run rm. Only what the line assigns is known, so such a
+ * program stays `unknown` (another value may reach it: the environment, `read v`, a loop's later
+ * turn), and each value it may hold adds its own tags.
+ */
+
+/** Per variable, the literal values the line assigns it (at most {@link MAX_VALUES}). */
+export type ProgramValues = Map<string, string[]>;
+
+const MAX_VALUES = 4;
+/** How many values one classification reads as programs, wherever they are. */
+export const MAX_PROGRAM_VALUES = 16;
+const NAMED = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
+/** `$v`, `${v}`, `${v[@]}`, `${v[*]}`, `${v[0]}`: a word that is a variable's value, or its elements. */
+const REFERENCE =
+  /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:\[(?:[@*]|[0-9]+)\])?\})$/;
+const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/** Records one value of a variable. */
+export function recordProgramValue(values: ProgramValues, name: string, value: string): void {
+  const known = values.get(name) ?? [];
+  if (known.length < MAX_VALUES && !known.includes(value)) known.push(value);
+  values.set(name, known);
+}
+
+/** Records an assignment word (`v=rm`, `a=(rm -rf)`), unless its value holds an expansion. */
+export function recordAssignedProgram(values: ProgramValues, word: ShellWord): void {
+  const named = NAMED.exec(word.text);
+  if (named === null || word.dynamic) return;
+  recordProgramValue(values, named[1]!, word.text.slice(named[0].length));
+}
+
+/** Records what a declaration assigns (`export v=rm`, `local a=(rm -rf)`); `words` follow `program`. */
+export function recordDeclaredPrograms(
+  values: ProgramValues,
+  program: string,
+  words: readonly ShellWord[],
+): void {
+  if (DECLARERS.has(program)) for (const word of words) recordAssignedProgram(values, word);
+}
+
+/**
+ * The words each value the line assigns a program word's variable gives (`rm -rf` of `$v`
+ * after `v='rm -rf'`, of `${a[@]}` after `a=(rm -rf)`), split at blanks with quotes dropped,
+ * which reads more words than bash may, never fewer; null when the word is no plain reference
+ * or the line assigns the variable no literal value.
+ */
+export function programAlternatives(text: string, values: ProgramValues): string[][] | null {
+  const match = REFERENCE.exec(text);
+  const known = match === null ? undefined : values.get(match[1] ?? match[2]!);
+  if (known === undefined) return null;
+  const alternatives = known
+    .map((value) => {
+      const array = /^\((.*)\)$/s.exec(value);
+      const inner = array === null ? value : array[1]!.replace(/['"]/g, '');
+      return inner.split(/\s+/).filter((word) => word !== '');
+    })
+    .filter((words) => words.length > 0);
+  return alternatives.length === 0 ? null : alternatives;
+}
+
+/** Records a `for NAME in LIST` or `select` loop's list words (`words[at]` is `for`, the list ends before `end`). */
+export function recordLoopPrograms(
+  values: ProgramValues,
+  words: readonly ShellWord[],
+  at: number,
+  end: number,
+): void {
+  const name = words[at + 1]?.text ?? '';
+  const list = words.findIndex((word, index) => index > at + 1 && word.text === 'in');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || list < 0 || list >= end) return;
+  for (const word of words.slice(list + 1, end)) {
+    if (!word.dynamic) recordProgramValue(values, name, word.text);
+  }
+}
