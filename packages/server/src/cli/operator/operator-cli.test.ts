@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import { runOperatorCli, sqliteBackend, waitForDecisions } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
+/** The command run in this process, as cli.ts runs it (see runOperatorInProcess). */
 const airlock = (d: Deployment, args: string[], token?: string) =>
+  runOperatorInProcess(d, args, token === undefined ? {} : { token });
+/** The real CLI in a child process: the cases using it prove the wiring (exit codes, no stack). */
+const spawned = (d: Deployment, args: string[], token?: string) =>
   runOperatorCli(d, args, token === undefined ? {} : { token });
 
-// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+// Some steps start the CLI in a child process: slow on a loaded machine, so a wide bound.
 describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
   let d: Deployment;
   let runId: string;
@@ -58,7 +63,7 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     );
     const denied = await airlock(d, ['decisions', 'deny', runId, second!, '--reason', 'keep dist']);
     expect(denied.code).toBe(0);
-    const again = await airlock(d, ['decisions', 'approve', runId, second!]);
+    const again = await spawned(d, ['decisions', 'approve', runId, second!]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^airlock: \S+: /);
     expect(again.stderr).not.toMatch(/\n\s+at /);
@@ -167,7 +172,7 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
   });
 
   it('refuses a wrong-plane token with the server code and no stack', async () => {
-    const refused = await airlock(d, ['decisions', 'list'], d.tokens.executor);
+    const refused = await spawned(d, ['decisions', 'list'], d.tokens.executor);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/forbidden|wrong_plane/);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
@@ -225,7 +230,7 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
   });
 
   it('explains missing connection settings and bad usage with exit 2', async () => {
-    const noToken = await airlock(d, ['runs', 'list'], '');
+    const noToken = await spawned(d, ['runs', 'list'], '');
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain('AIRLOCK_TOKEN');
     const badVerb = await airlock(d, ['decisions', 'frobnicate']);

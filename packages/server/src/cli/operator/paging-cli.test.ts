@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeDecisionCursor } from '../../api/page-cursors.js';
-import { CLI_NODE_ARGS } from '../../testing/cli-entry.js';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
-import { runToEnd } from '../../testing/kernel-process.js';
 import {
   operatorCliEnv,
   runOperatorCli,
@@ -12,7 +11,8 @@ import {
 
 const sqlite = await sqliteBackend();
 
-// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+// The commands run in this process (runOperatorInProcess), as cli.ts runs them; the last cases
+// start the CLI in a child process to prove that wiring. Slow on a loaded machine: a wide bound.
 describe('airlock decisions list and runs list page, and say when more exist', {
   timeout: 180_000,
 }, () => {
@@ -38,14 +38,14 @@ describe('airlock decisions list and runs list page, and say when more exist', {
   });
 
   it('shows a page of decisions, how many wait in all, and how to read the next', async () => {
-    const first = await runOperatorCli(d, ['decisions', 'list', '--limit', '2']);
+    const first = await runOperatorInProcess(d, ['decisions', 'list', '--limit', '2']);
     expect(first.code).toBe(0);
     expect(first.stdout.match(/needs_approval/g)).toHaveLength(2);
     const hint = /showing 2 of 3; next page: airlock decisions list --limit 2 --cursor (\S+)/.exec(
       first.stdout,
     );
     expect(hint).not.toBeNull();
-    const next = await runOperatorCli(d, [
+    const next = await runOperatorInProcess(d, [
       'decisions',
       'list',
       '--limit',
@@ -55,29 +55,36 @@ describe('airlock decisions list and runs list page, and say when more exist', {
     ]);
     expect(next.stdout.match(/needs_approval/g)).toHaveLength(1);
     expect(next.stdout).not.toContain('next page');
-    const all = await runOperatorCli(d, ['decisions', 'list', '--limit', '2', '--all', '--json']);
+    const all = await runOperatorInProcess(d, [
+      'decisions',
+      'list',
+      '--limit',
+      '2',
+      '--all',
+      '--json',
+    ]);
     const body = JSON.parse(all.stdout);
     expect(body.decisions).toHaveLength(3);
     expect(body.next_cursor).toBeNull();
   });
 
   it('offers no next page when the page it shows holds the last rows', async () => {
-    const whole = await runOperatorCli(d, ['decisions', 'list', '--limit', '3']);
+    const whole = await runOperatorInProcess(d, ['decisions', 'list', '--limit', '3']);
     expect(whole.stdout.match(/needs_approval/g)).toHaveLength(3);
     expect(whole.stdout).not.toContain('next page');
-    const json = await runOperatorCli(d, ['decisions', 'list', '--limit', '3', '--json']);
+    const json = await runOperatorInProcess(d, ['decisions', 'list', '--limit', '3', '--json']);
     expect(JSON.parse(json.stdout).next_cursor).toBeNull();
     // A cursor after the last row (the kernel hands none): its page is empty, yet three wait.
     const rows = (await d.member.get(`${d.ws}/decisions?limit=3`)).body.decisions;
     const past = encodeDecisionCursor(rows[rows.length - 1]);
-    const empty = await runOperatorCli(d, ['decisions', 'list', '--cursor', past]);
+    const empty = await runOperatorInProcess(d, ['decisions', 'list', '--cursor', past]);
     expect(empty.code).toBe(0);
     expect(empty.stdout).not.toContain('nothing is waiting');
     expect(empty.stdout).toContain('no more decisions after this cursor (3 wait in all');
   });
 
   it('shows a page of runs, says more exist and how to read the next', async () => {
-    const page = await runOperatorCli(d, ['runs', 'list', '--limit', '2']);
+    const page = await runOperatorInProcess(d, ['runs', 'list', '--limit', '2']);
     expect(page.code).toBe(0);
     const shown = page.stdout.match(/^run_\S+/gm);
     expect(shown).toHaveLength(2);
@@ -85,16 +92,23 @@ describe('airlock decisions list and runs list page, and say when more exist', {
       page.stdout,
     );
     expect(hint).not.toBeNull();
-    const next = await runOperatorCli(d, ['runs', 'list', '--limit', '2', '--cursor', hint![1]!]);
+    const next = await runOperatorInProcess(d, [
+      'runs',
+      'list',
+      '--limit',
+      '2',
+      '--cursor',
+      hint![1]!,
+    ]);
     const rest = next.stdout.match(/^run_\S+/gm);
     expect(rest).toHaveLength(1);
     expect(next.stdout).not.toContain('more runs exist');
     expect([...shown!, ...rest!].sort()).toEqual([...runIds].sort());
-    const all = await runOperatorCli(d, ['runs', 'list', '--limit', '1', '--all', '--json']);
+    const all = await runOperatorInProcess(d, ['runs', 'list', '--limit', '1', '--all', '--json']);
     const body = JSON.parse(all.stdout);
     expect(body.runs.map((run: { id: string }) => run.id)).toEqual([...shown!, ...rest!]);
     expect(body.next_cursor).toBeNull();
-    const whole = await runOperatorCli(d, ['runs', 'list', '--limit', '3']);
+    const whole = await runOperatorInProcess(d, ['runs', 'list', '--limit', '3']);
     expect(whole.stdout.match(/^run_/gm)).toHaveLength(3);
     expect(whole.stdout).not.toContain('more runs exist');
   });
@@ -107,8 +121,7 @@ describe('airlock decisions list and runs list page, and say when more exist', {
       AIRLOCK_URL: 'http://127.0.0.1:9',
       AIRLOCK_WORKSPACE: 'ws_elsewhere',
     };
-    const airlock = (args: string[]) =>
-      runToEnd(process.execPath, [...CLI_NODE_ARGS, ...args], { env: elsewhere });
+    const airlock = (args: string[]) => runOperatorInProcess(d, args, { env: elsewhere });
     const connection = ['--url', d.url, '--workspace', d.workspaceId];
     for (const list of ['runs', 'decisions']) {
       const first = await airlock([list, 'list', '--limit', '2', ...connection]);
@@ -129,11 +142,11 @@ describe('airlock decisions list and runs list page, and say when more exist', {
 
   it('refuses --cursor with --all, and a cursor it did not make', async () => {
     for (const list of ['runs', 'decisions']) {
-      const both = await runOperatorCli(d, [list, 'list', '--cursor', 'abc', '--all']);
+      const both = await runOperatorInProcess(d, [list, 'list', '--cursor', 'abc', '--all']);
       expect(both.code).toBe(2);
       expect(both.stderr).toContain('--cursor or --all');
     }
-    const made = await runOperatorCli(d, ['runs', 'list', '--cursor', 'bm90LWEtY3Vyc29y']);
+    const made = await runOperatorInProcess(d, ['runs', 'list', '--cursor', 'bm90LWEtY3Vyc29y']);
     expect(made.code).not.toBe(0);
     expect(made.stderr).toContain('invalid_input');
   });
@@ -141,9 +154,21 @@ describe('airlock decisions list and runs list page, and say when more exist', {
   it.each([['0'], ['1001'], ['ten'], ['']])(
     'refuses --limit %j as a usage error',
     async (limit) => {
-      const refused = await runOperatorCli(d, ['decisions', 'list', '--limit', limit]);
+      const refused = await runOperatorInProcess(d, ['decisions', 'list', '--limit', limit]);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('--limit');
     },
   );
+
+  // The real CLI in a child process prints what the command printed in-process: a page with its
+  // next-page hint, a refused limit (exit 2), a cursor the kernel refuses (exit 1).
+  it.each([
+    [['decisions', 'list', '--limit', '2']],
+    [['decisions', 'list', '--limit', '0']],
+    [['runs', 'list', '--cursor', 'bm90LWEtY3Vyc29y']],
+  ])('the spawned CLI prints %j as the command does in-process', async (args) => {
+    const spawned = await runOperatorCli(d, args);
+    expect(spawned).toEqual(await runOperatorInProcess(d, args));
+    expect(spawned.stderr).not.toMatch(/\n\s+at /);
+  });
 });

@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import { plantCalls, runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
 
-// Each case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+// The commands run in this process (runOperatorInProcess), as cli.ts runs them; the cases that
+// start the CLI in a child process prove that wiring: the exit code, stderr alone, no stack.
 describe('the operator CLI refuses a command line it would misread, exit 2', {
   timeout: 180_000,
 }, () => {
@@ -50,7 +52,7 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     [['runs', 'list', '--limit', '1e2'], 'airlock runs list: --limit wants a number of rows'],
     [['decisions', 'list', '--limit', '0x10'], 'airlock decisions list: --limit wants'],
   ])('refuses the number in %j', async (args, message) => {
-    const refused = await runOperatorCli(d, args);
+    const refused = await runOperatorInProcess(d, args);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(message);
     expect(refused.stderr).not.toMatch(/\n\s+at /);
@@ -79,7 +81,7 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
       'airlock audit export: --run wants a run id, not an empty value\n',
     ],
   ])('refuses the filter in %j', async (args, message) => {
-    const refused = await runOperatorCli(d, args);
+    const refused = await runOperatorInProcess(d, args);
     expect({ code: refused.code, stderr: refused.stderr, stdout: refused.stdout }).toEqual({
       code: 2,
       stderr: message,
@@ -93,7 +95,7 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
       ['audit', 'export', '--after', '0', '--since', '2026-01-01'],
       ['runs', 'list', '--limit', '010'],
     ]) {
-      const taken = await runOperatorCli(d, args);
+      const taken = await runOperatorInProcess(d, args);
       expect({ args, code: taken.code, stderr: taken.stderr }).toEqual({
         args,
         code: 0,
@@ -129,7 +131,7 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     [['retention', 'get', 'x'], 'airlock retention get: unexpected argument "x"'],
     [['audit', 'export', 'x'], 'airlock audit export: unexpected argument "x"'],
   ])('refuses an argument too many in %j', async (args, message) => {
-    const refused = await runOperatorCli(d, args);
+    const refused = await runOperatorInProcess(d, args);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(message);
     expect(refused.stderr).toMatch(/; see airlock \w+ --help\)\n$/);
@@ -163,7 +165,7 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
       'airlock decisions: --limit takes a value that starts with a dash only as --limit=VALUE (see airlock decisions --help)',
     ],
   ])('refuses a flag the verb does not take in %j', async (args, message) => {
-    const refused = await runOperatorCli(d, args);
+    const refused = await runOperatorInProcess(d, args);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(message);
   });
@@ -173,7 +175,7 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     const file = join(dir, 'overlay.json');
     writeFileSync(file, JSON.stringify([{ ruleSetId: 'ops', rules: [] }]));
     const before = (await d.member.get(`${d.ws}/overlays/project/${d.appId}`)).body.digest;
-    const load = await runOperatorCli(d, [
+    const load = await runOperatorInProcess(d, [
       'overlays',
       'load',
       d.appId,
@@ -187,7 +189,7 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
       'airlock overlays load: give --repo <dir> or --file <path>, not both',
     );
     expect((await d.member.get(`${d.ws}/overlays/project/${d.appId}`)).body.digest).toBe(before);
-    const answer = await runOperatorCli(d, [
+    const answer = await runOperatorInProcess(d, [
       'decisions',
       'answer',
       runId,
@@ -215,14 +217,14 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
       'airlock tokens: unknown verb (not repeated here: it may be a secret) (create, list, revoke, label)',
     ],
   ])('names the unknown verb in %j on stderr, nothing on stdout', async (args, message) => {
-    const refused = await runOperatorCli(d, args);
+    const refused = await runOperatorInProcess(d, args);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(`${message}\n`);
   });
 
   it('changes nothing when it refuses: an approve with an argument too many leaves the call parked', async () => {
-    const refused = await runOperatorCli(d, ['decisions', 'approve', runId, key, 'now']);
+    const refused = await runOperatorInProcess(d, ['decisions', 'approve', runId, key, 'now']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('unexpected argument "now"');
     const task = await d.member.get(`${d.ws}/runs/${runId}/tasks/${key}`);
@@ -230,8 +232,28 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
   });
 
   it('still prints the help with --help, whatever else the line holds', async () => {
-    const help = await runOperatorCli(d, ['runs', 'list', 'extra', '--help']);
+    const help = await runOperatorInProcess(d, ['runs', 'list', 'extra', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('airlock runs list');
+  });
+
+  // The real CLI in a child process: a refusal of each kind above leaves it as the in-process
+  // command told it, exit 2, on stderr alone, no stack; the help on stdout, exit 0.
+  it.each([
+    [['audit', 'export', '--after', '1e3'], 2],
+    [['runs', 'list', '--state', 'bogus'], 2],
+    [['runs', 'show', 'RUN', 'extra'], 2],
+    [['decisions', 'list', '--reason', 'x'], 2],
+    [['runs', 'alk_member_0123456789abcdef', '--json'], 2],
+    [['runs', 'list', 'extra', '--help'], 0],
+  ])('the spawned CLI says %j as the command does in-process', async (args, code) => {
+    const [spawned, inProcess] = [
+      await runOperatorCli(d, args),
+      await runOperatorInProcess(d, args),
+    ];
+    expect(spawned).toEqual(inProcess);
+    expect(spawned.code).toBe(code);
+    expect(spawned.stderr).not.toMatch(/\n\s+at /);
+    expect(spawned.stderr).not.toContain('alk_member_');
   });
 });
