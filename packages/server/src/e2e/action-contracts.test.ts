@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -45,12 +45,14 @@ async function runState(d: Deployment, runId: string) {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`action contracts over HTTP (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('under bypass, a forbidden tag refuses a compound command the declared rules grant', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'bypass',
         approval_rules: [{ tool: 'bash', verdict: 'allow' }],
@@ -85,7 +87,7 @@ for (const backend of all) {
     });
 
     it('requires_user parks each call; approving runs that row once; a higher version stops the asking', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const contract = (version: number, list: 'requires_user' | 'allowed') => ({
         contract_version: version,
         authorization: { [list]: ['action:install_local'] },
@@ -162,7 +164,7 @@ for (const backend of all) {
     });
 
     it('shadow mode lets the call run and reminds on the feed and in what the model reads', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'bypass',
         action_contract: {
@@ -204,7 +206,7 @@ for (const backend of all) {
     });
 
     it('an allowed match grants nothing the declared rules refuse or park', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const contract = {
         contract_version: 1,
         authorization: { allowed: ['tool:bash', 'tool:deploy'] },
@@ -235,7 +237,7 @@ for (const backend of all) {
     });
 
     it('refuses a contract with an unsupported tag, naming the supported form, and creates nothing', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const refused = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'bypass',
         action_contract: {

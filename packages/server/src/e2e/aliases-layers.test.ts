@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type Deployment,
-  deploy,
   leadsAndOutsider,
   putOverlay,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -23,6 +23,8 @@ for (const backend of all) {
     `aliased calls and the policy layers (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
@@ -57,7 +59,7 @@ for (const backend of all) {
       }
 
       it("a project overlay's deny on the called name refuses the aliased call", async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await trustedProjectOverlay([
           {
             ruleSetId: 'autonomous',
@@ -73,7 +75,7 @@ for (const backend of all) {
       });
 
       it("a rule set's ask on the called name parks the aliased call; its allow of the resolved name stands", async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const custom = {
           id: 'house',
           rules: [
@@ -84,7 +86,7 @@ for (const backend of all) {
         const config = { permission_rule_set: 'house', custom_rule_sets: [custom] };
         expect(await aliasedCall(config)).toMatchObject({ state: 'needs_approval' });
         d.close();
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         // Supervised asks for anything beyond inspection: the manifest's noop inspects, so the
         // called name, which no rule names, does not make the call ask.
         const supervised = { permission_rule_set: 'supervised', tool_manifest: NOOP_MANIFEST };
@@ -92,7 +94,7 @@ for (const backend of all) {
       });
 
       it("an action contract's forbidden tool:<called name> refuses the aliased call", async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const row = await aliasedCall({
           action_contract: { contract_version: 1, authorization: { forbidden: ['tool:deploy'] } },
         });
@@ -104,7 +106,7 @@ for (const backend of all) {
       });
 
       it('a declared deny or ask rule on the called name applies; an allow of the resolved name grants', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const denied = await aliasedCall({
           approval_rules: [{ tool: 'deploy', verdict: 'deny', reason: 'never deploy' }],
         });
@@ -129,7 +131,7 @@ for (const backend of all) {
       });
 
       it('a runner-qualified call is read under its served name before the alias', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [
           {
             ruleSetId: 'supervised',
@@ -150,7 +152,7 @@ for (const backend of all) {
       });
 
       it('the approval policy reads a runner-qualified aliased call under its served name', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const { lead1, cy } = await leadsAndOutsider(d, {
           rules: [{ tool: 'deploy', approvers: ['group:leads'] }],
         });

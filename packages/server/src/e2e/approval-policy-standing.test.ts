@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   addMember,
   type Client,
   type Deployment,
-  deploy,
   type MemberOf,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -19,6 +19,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`approvals that stand (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -55,7 +57,7 @@ for (const backend of all) {
       );
 
     it('an approval by a credential revoked since no longer counts toward the quorum', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const [ana, bo, temp] = [await member('Ana'), await member('Bo'), await member('Temp')];
       expect(
         (
@@ -75,7 +77,7 @@ for (const backend of all) {
     });
 
     it('an approval by a member the policy no longer names, or by the starter once self-approval is off, no longer counts', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const [ana, bo, cy] = [await member('Ana'), await member('Bo'), await member('Cy')];
       const rule = (approvers: string[]) => ({ actions: ['destructive'], approvers, required: 2 });
       await setPolicy({
@@ -107,7 +109,7 @@ for (const backend of all) {
     });
 
     it('a parked row readdressed when its executor is revoked keeps the approvals it had', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const [ana, bo] = [await member('Ana'), await member('Bo')];
       await setPolicy({
         rules: [{ actions: ['destructive'], approvers: [ana.id, bo.id], required: 2 }],
@@ -133,7 +135,7 @@ for (const backend of all) {
     });
 
     it('refuses a policy whose quorum no member set can meet, or that names a revoked member', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const [ana, gone] = [await member('Ana'), await member('Gone')];
       await d.member.post(`${d.ws}/credentials/${gone.id}/revoke`);
       const unreachable = await setPolicy({
@@ -161,7 +163,7 @@ for (const backend of all) {
     });
 
     it('answers a policy naming tens of thousands of credentials with its problems, not a failure', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const groups: Record<string, string[]> = {};
       for (let g = 0; g < 180; g++) {
         groups[`g${g}`] = Array.from({ length: 200 }, (_, i) => `cred_g${g}x${i}`);

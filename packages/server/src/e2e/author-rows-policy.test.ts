@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   addMember,
   type Client,
   type Deployment,
-  deploy,
   leadsAndOutsider,
   type MemberOf,
   putOverlay,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -22,6 +22,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`author rows under the policy (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -68,7 +70,7 @@ for (const backend of all) {
       ).map((approval) => approval.principal);
 
     it('a member outside the named approvers appends a destructive call: it parks for two leads', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, lead2, cy } = await leadsPolicy();
       const runId = await waitingRun();
       const row = await append(cy, runId, { tool_name: 'bash', tool_input: RM });
@@ -89,7 +91,7 @@ for (const backend of all) {
     });
 
     it("a named approver's append counts as the first approval; the second lead's runs it", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, lead2 } = await leadsPolicy();
       const runId = await waitingRun();
       const row = await append(lead1, runId, { tool_name: 'bash', tool_input: RM });
@@ -110,7 +112,7 @@ for (const backend of all) {
     });
 
     it('under no_self_approval, a member appending to a run they started waits for someone else', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, cy } = await leadsPolicy({ no_self_approval: true });
       const runId = await waitingRun(cy.client);
       const row = await append(cy, runId, { tool_name: 'bash', tool_input: { command: 'ls' } });
@@ -121,7 +123,7 @@ for (const backend of all) {
     });
 
     it("under no_self_approval, a member's append to an agent's run waits for someone else, and its appender may not approve it", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, cy } = await leadsPolicy({ no_self_approval: true });
       const runId = await waitingRun();
       const row = await append(cy, runId, { tool_name: 'bash', tool_input: { command: 'ls' } });
@@ -144,7 +146,7 @@ for (const backend of all) {
     });
 
     it("a lead's edit of a parked author row still needs the second lead", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, lead2, cy } = await leadsPolicy();
       const runId = await waitingRun();
       const row = await append(cy, runId, { tool_name: 'bash', tool_input: RM });
@@ -159,7 +161,7 @@ for (const backend of all) {
     });
 
     it('a retry of an expired author row parks it again for the quorum', async () => {
-      d = await deploy(backend, { parkTtlMs: 1000 });
+      d = await kernels.deploy(backend, { parkTtlMs: 1000 });
       const { cy } = await leadsPolicy();
       const runId = await waitingRun();
       const row = await append(cy, runId, {
@@ -178,7 +180,7 @@ for (const backend of all) {
     });
 
     it("an admin's guardrail binds an appended row: a deny refuses it, an ask parks it", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const cy = await addMember(d, 'Cy');
       const guardrail = (verdict: string, command: string) => ({
         verdict,

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { connect, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
@@ -19,6 +19,8 @@ for (const backend of all) {
     `lifecycle feed and executor cable (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       const sockets: Socket[] = [];
       afterEach(async () => {
         for (const socket of sockets.splice(0)) socket.close();
@@ -26,7 +28,7 @@ for (const backend of all) {
       });
 
       it('streams a run, and a client resuming from a sequence number misses nothing', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const run = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
         const feed = await connect(
           `${d.url}${d.ws}/feed?run_id=${run.id}&after=0`,
@@ -64,7 +66,7 @@ for (const backend of all) {
       });
 
       it('after=latest starts at the head the ready message names, skipping history', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const first = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
         await waitFor(
           async () => (await d.member.get(`${d.ws}/decisions`)).body.decisions.length === 2,
@@ -94,7 +96,7 @@ for (const backend of all) {
       });
 
       it('nudges executors with work_available for approvals and for runnable rows', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const cable = await connect(`${d.url}/executor_api/v1/cable`, d.tokens.executor);
         sockets.push(cable);
         const run = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
@@ -105,7 +107,7 @@ for (const backend of all) {
       });
 
       it('refuses a socket parameter it does not read, which would leave the socket unfiltered', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const run = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
         // A misspelt run filter would stream the whole workspace; a cable follows no run.
         for (const path of [
@@ -125,7 +127,7 @@ for (const backend of all) {
       });
 
       it('refuses a socket with a credential of the wrong plane', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await expect(connect(`${d.url}${d.ws}/feed`, d.tokens.executor)).rejects.toThrow(
           'status 403',
         );

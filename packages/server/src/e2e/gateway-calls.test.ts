@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { connect, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
@@ -9,6 +9,8 @@ describe.each(available)(
   'gateway runs on $name: rounds planted by a client through runs.calls',
   (backend) => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     const sockets: Socket[] = [];
     afterEach(async () => {
       for (const socket of sockets.splice(0)) socket.close();
@@ -34,7 +36,7 @@ describe.each(available)(
     }
 
     it('crosses the approval stage with the profile rules; parks join the open round', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const runId = await gatewayTurn();
       // Nobody asks an external provider: the run waits for its client.
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -94,7 +96,7 @@ describe.each(available)(
     });
 
     it('claims the granted calls for a client that runs them itself, and only those', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const runId = await gatewayTurn();
       const cable = await connect(`${d.url}/executor_api/v1/cable`, d.tokens.executor);
       sockets.push(cable);
@@ -169,7 +171,7 @@ describe.each(available)(
     });
 
     it('claims in its submit only the granted rows no other claim holds back (a sequential tool)', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const put = await d.agent.put('/agent_api/v1/profile/configuration', {
         approval_mode: 'bypass',
         tool_manifest: [
@@ -211,7 +213,7 @@ describe.each(available)(
     });
 
     it('cancels a parked call at its client request; the model reads it was canceled', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const runId = await gatewayTurn();
       await d.agent.post(`${d.ws}/runs/${runId}/calls`, { calls: [{ name: 'fs__write_file' }] });
       const canceled = await d.agent.post(`${d.ws}/runs/${runId}/calls/t1/cancel`);
@@ -231,7 +233,7 @@ describe.each(available)(
     });
 
     it('ends with the final answer, and refuses what is not a gateway round', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const runId = await gatewayTurn();
       const neither = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {});
       expect(neither.status).toBe(400);

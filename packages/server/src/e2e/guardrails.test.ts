@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCredential } from '../store/accounts.js';
-import { client, type Deployment, deploy, putOverlay, waitFor } from '../testing/harness.js';
+import { client, type Deployment, putOverlay, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -84,12 +84,14 @@ async function agentTurn(d: Deployment, calls: unknown[]) {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`guardrails bind the workspace (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it("a member's guardrail denies an agent-created autonomous run's write to src/prod/**", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await putOwnOverlay(d, d.tokens.member, GUARDRAILS);
       const put = await d.agent.put(PROFILE, {
         approval_mode: 'bypass',
@@ -111,7 +113,7 @@ for (const backend of all) {
     });
 
     it('the agent cannot escape by selecting another set, a missing custom set, or none', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await putOwnOverlay(d, d.tokens.member, GUARDRAILS);
       const profiles = [
         { permission_rule_set: 'planning' },
@@ -141,7 +143,7 @@ for (const backend of all) {
     });
 
     it("a standalone agent run with no manifest and no set meets every member's guardrails", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       // A second member (an admin: guardrails bind the workspace) keeps the guardrails; the run is the agent's, not theirs.
       const other = await createCredential(d.airlock.store, {
         workspaceId: d.workspaceId,
@@ -166,7 +168,7 @@ for (const backend of all) {
     });
 
     it("ordinary user rules stay with their member: another member's allow grants nothing to an agent run", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await putOwnOverlay(d, d.tokens.member, [
         { ruleSetId: 'supervised', rules: [{ verdict: 'allow', risks: ['write'] }] },
       ]);
@@ -183,7 +185,7 @@ for (const backend of all) {
     });
 
     it('an agent credential widens no overlay scope: it can neither write, nor trust, nor read one', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const conversation = (await d.agent.post('/agent_api/v1/conversations')).body.id as string;
       const owners = { user: 'me', project: d.appId, conversation } as const;
       for (const [scope, owner] of Object.entries(owners)) {

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, putOverlay } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, putOverlay, sharedKernels } from '../testing/harness.js';
 import { HOOK_EVENTS_PATH } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -27,6 +27,8 @@ const REQUIRES_USER = {
 
 describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
   let d: Deployment;
+  const kernels = sharedKernels();
+  afterAll(() => kernels.close());
   afterEach(async () => {
     await d?.close();
   });
@@ -53,7 +55,7 @@ describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
     (await d.member.get(`${d.ws}/runs/${runId}/tasks/${key}`)).body;
 
   it('approves a requires_user park of Claude Code under the default policy, as its user', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, REQUIRES_USER);
     const asked = await check('claude-code', 'npm install left-pad', 'tu-1');
     expect(asked.body).toMatchObject({ verdict: 'wait', requires_user: true });
@@ -63,7 +65,7 @@ describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
   });
 
   it('leaves a park the policy keeps for members: no hand-over, and a report approves nothing', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const policy = await d.member.put(`${d.ws}/approval_policy`, {
       policy: { rules: [{ tool: 'Bash', required: 2 }] },
     });
@@ -93,7 +95,7 @@ describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
   });
 
   it("keeps a park an admin's guardrail also asks for for members, whatever the agent's own contract says", async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [
       {
         ruleSetId: 'supervised',
@@ -120,7 +122,7 @@ describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
   });
 
   it('approves nothing for an agent without a prompt of its own (Codex), nor an ordinary ask', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, REQUIRES_USER);
     await check('codex', 'npm install left-pad', 'tu-1');
     const codex = await ranInPrompt('codex', 'npm install left-pad', 'tu-1');
@@ -138,7 +140,7 @@ describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
   });
 
   it('records a refused call the agent ran anyway, and leaves it refused', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, {
       approval_mode: 'rules',
       approval_rules: [

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { bashPostTool, bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -19,6 +19,8 @@ const RULES = [
 
 describe('a hooked call is bound to the call its row holds', () => {
   let d: Deployment;
+  const kernels = sharedKernels();
+  afterAll(() => kernels.close());
   afterEach(async () => {
     await d?.close();
   });
@@ -33,7 +35,7 @@ describe('a hooked call is bound to the call its row holds', () => {
     };
 
   it('refuses another input or another tool under an approved call id, and changes nothing', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
     const push = { command: 'git push origin main', description: 'push' };
     const parked = await event({ ...bash('', 'tu-1'), tool_input: push });
@@ -77,7 +79,7 @@ describe('a hooked call is bound to the call its row holds', () => {
   });
 
   it('records a report of another input than granted: the row fails call_mismatch, what ran is an unstaged call, and stop does not call it not run', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
     const granted = await event(bash('ls', 'tu-1'));
     expect(granted.body).toMatchObject({ verdict: 'allow', task_key: 't1', task_state: 'claimed' });
@@ -117,7 +119,7 @@ describe('a hooked call is bound to the call its row holds', () => {
   });
 
   it('after approve with changes, a report that the composed input ran is a mismatch, not a success of the edit', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
     const parked = await event(bash('git push --force origin main', 'tu-1'));
     const runId = parked.body.run_id as string;
@@ -143,7 +145,7 @@ describe('a hooked call is bound to the call its row holds', () => {
   });
 
   it("a task key names only a call of the agent's model: a lifecycle hook's row is not found", async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, {
       approval_mode: 'rules',
       approval_rules: [{ tool: 'check_turn', verdict: 'allow', origin: 'kernel' }],
@@ -169,7 +171,7 @@ describe('a hooked call is bound to the call its row holds', () => {
   });
 
   it('after approve with changes, grants the composed call with the edit, or the edit itself', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
     const parked = await event(bash('git push origin main', 'tu-1'));
     const runId = parked.body.run_id as string;
@@ -189,7 +191,7 @@ describe('a hooked call is bound to the call its row holds', () => {
   });
 
   it('grants an approved call to one check only: the racing checks are refused not_claimable', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
     const parked = await event(bash('git push origin main', 'tu-1'));
     const runId = parked.body.run_id as string;

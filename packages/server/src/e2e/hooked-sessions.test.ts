@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { bashPreTool, HOOK_EVENTS_PATH, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -16,6 +16,8 @@ const RULES = [
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`hooked sessions over HTTP (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -32,7 +34,7 @@ for (const backend of all) {
       }[];
 
     it('plants each call as a model row: refused, granted and claimed, committed with what ran', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
       const started = await event({ event: 'session_start' });
       expect(started.status).toBe(200);
@@ -139,7 +141,7 @@ for (const backend of all) {
     });
 
     it('a park waits for a person; after the hook gave up, the identical retry is granted once', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
       const parked = await event(bash('git push origin main', 'tu-1'));
       expect(parked.body).toMatchObject({
@@ -178,7 +180,7 @@ for (const backend of all) {
     });
 
     it('stop ends the turn through the stop hook, capped by max_continuations; the next prompt is a new turn', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, {
         approval_mode: 'rules',
         approval_rules: [...RULES, { tool: 'check_stop', verdict: 'allow', origin: 'kernel' }],
@@ -244,7 +246,7 @@ for (const backend of all) {
     });
 
     it('a continuation past max_continuations fails the stop hook visibly and holds the run', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, {
         approval_mode: 'rules',
         approval_rules: [{ tool: 'check_stop', verdict: 'allow', origin: 'kernel' }],
@@ -270,7 +272,7 @@ for (const backend of all) {
     });
 
     it('a failed turn_start hook holds the run: the prompt is refused, and a stop leaves the answer waiting', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, {
         approval_mode: 'rules',
         approval_rules: [{ tool: 'check_turn', verdict: 'allow', origin: 'kernel' }],
@@ -296,7 +298,7 @@ for (const backend of all) {
     });
 
     it('requires_user and shadow reminders come back as such', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, {
         approval_mode: 'bypass',
         action_contract: {
@@ -340,7 +342,7 @@ for (const backend of all) {
     });
 
     it('refuses what is no event of a session, and other planes', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
       const bad = await d.agent.post(HOOK_EVENTS_PATH, {
         agent: 'vim',

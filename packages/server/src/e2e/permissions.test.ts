@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -63,12 +63,14 @@ const write = (path: string) => ({ name: 'write_file', input: { path, content: '
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`permission rule sets over HTTP (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('bypass + read_only parks nothing, refuses a write as data, and refuses a bad input by its schema', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const conversation = await conversationUnder(d, 'read_only');
       const runId = await turn(d, conversation, [
         {
@@ -111,7 +113,7 @@ for (const backend of all) {
     });
 
     it('refuses a declaration whose manifest is malformed or whose schema does not compile', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const bad = await d.agent.put('/agent_api/v1/profile/configuration', {
         approval_mode: 'bypass',
         permission_rule_set: 'read_only',
@@ -137,7 +139,7 @@ for (const backend of all) {
     });
 
     it('a conversation overlay allowing src/** writes grants src/a.ts and refuses ../etc/passwd', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const conversation = await conversationUnder(d, 'read_only');
       const path = `${d.ws}/overlays/conversation/${conversation}`;
       const empty = await d.member.get(path);
@@ -181,7 +183,7 @@ for (const backend of all) {
     });
 
     it('approve with remember writes into the captured set; the next identical call is granted without a park', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const conversation = await conversationUnder(d, 'supervised');
       const first = await turn(d, conversation, [
         { tool_calls: [write('src/a.ts')] },
@@ -256,7 +258,7 @@ for (const backend of all) {
     });
 
     it('a project document applies only once its exact digest is trusted', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const conversation = await conversationUnder(d, 'read_only');
       const path = `${d.ws}/overlays/project/${d.appId}`;
       const groups = [
@@ -288,7 +290,7 @@ for (const backend of all) {
     });
 
     it('a missing custom set falls back to Baseline without overlays and says so on the run log', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const conversation = await conversationUnder(d, 'house_rules', {
         custom_rule_sets: [{ id: 'other', rules: [] }],
       });
@@ -308,7 +310,7 @@ for (const backend of all) {
     });
 
     it('serializes a sequential tool per run and mutations per path at claim time', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const manifest = [
         ...MANIFEST,
         {

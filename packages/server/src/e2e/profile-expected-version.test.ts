@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -15,12 +15,14 @@ for (const backend of all) {
     `a profile put with expected_version (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
 
       it('of two made from the same version, takes one and refuses the other with stale_digest', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         expect((await d.agent.put(PROFILE, { approval_mode: 'ask' })).body.version).toBe(1);
         const answers = await Promise.all(
           ['alpha__t', 'beta__t'].map((name) =>
@@ -42,7 +44,7 @@ for (const backend of all) {
       });
 
       it('takes expected_version 0 only before the first declaration', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const first = await d.agent.put(PROFILE, { approval_mode: 'ask', expected_version: 0 });
         expect(first.status).toBe(200);
         expect(first.body).toMatchObject({ version: 1, configuration: { approval_mode: 'ask' } });
@@ -56,7 +58,7 @@ for (const backend of all) {
       });
 
       it('refuses an expected_version that is not a whole number, changing nothing', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, { approval_mode: 'ask' });
         for (const expected_version of [-1, 1.5, '1', null]) {
           const answer = await d.agent.put(PROFILE, { approval_mode: 'bypass', expected_version });
@@ -70,7 +72,7 @@ for (const backend of all) {
       });
 
       it('refuses a version past any the store holds with stale_digest, not an internal error', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, { approval_mode: 'ask' });
         for (const expected_version of [3_000_000_000, Number.MAX_SAFE_INTEGER]) {
           const answer = await d.agent.put(PROFILE, { approval_mode: 'bypass', expected_version });
@@ -84,7 +86,7 @@ for (const backend of all) {
       });
 
       it('still gives a put without expected_version a version of its own', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const answers = await Promise.all(
           ['ask', 'bypass', 'ask'].map((mode) => d.agent.put(PROFILE, { approval_mode: mode })),
         );

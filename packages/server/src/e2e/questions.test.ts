@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -15,12 +15,14 @@ async function runState(d: Deployment, runId: string) {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`questions (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it("a model's ask rests at awaiting_input; options are enforced; the model reads the answer", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         asking([
@@ -84,7 +86,7 @@ for (const backend of all) {
     });
 
     it('a multi question takes an array of its options; a decline is read as a failure', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         asking(
@@ -125,7 +127,7 @@ for (const backend of all) {
     });
 
     it('an expired question holds the run until a person retries it (never a success)', async () => {
-      d = await deploy(backend, { parkTtlMs: 300 });
+      d = await kernels.deploy(backend, { parkTtlMs: 300 });
       const created = await d.member.post(
         `${d.ws}/runs`,
         asking([
@@ -156,7 +158,7 @@ for (const backend of all) {
     });
 
     it('a client-authored ask is answered with its resolution token and refused without it', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         asking([{ tool_calls: [{ name: 'deploy' }] }, { final: 'done' }]),
@@ -205,7 +207,7 @@ for (const backend of all) {
     });
 
     it('a client-authored ask under a runner-qualified name is a question too: token given, bad one refused', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         asking([{ tool_calls: [{ name: 'deploy' }] }, { final: 'done' }]),
