@@ -1,5 +1,6 @@
 import { gitContentReads } from './git-content-reads.js';
 import { programName } from './program-paths.js';
+import { servedDirectories } from './served-directories.js';
 
 /*
  * Programs that read a directory tree and, given no path, read the working directory:
@@ -260,6 +261,8 @@ export function recursiveReads(words: readonly string[]): string[] {
     return starts.length === 0 ? ['.'] : starts;
   }
   if (program === 'git') return gitContentReads(args);
+  const served = servedDirectories(program, args);
+  if (served !== null) return served;
   const copier = TREE_COPIERS.get(program);
   // Every operand, the destination too: which is which depends on options not read here.
   if (copier !== undefined) return copier(args) ? args.filter((arg) => !arg.startsWith('-')) : [];

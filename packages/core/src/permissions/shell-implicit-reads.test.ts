@@ -116,3 +116,29 @@ describe('a loader of variables given no file reads the .env of its directory', 
     expect(decide(command, [denyEnv]).verdict).toBe('allow');
   });
 });
+
+describe('a web server serves the files of its directory to whoever asks', () => {
+  const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+
+  // bash 5.2 ran `python3 -m http.server` in a folder: curl of /.env printed the file.
+  it.each([
+    'python3 -m http.server',
+    'python3 -m http.server 8000 --bind 127.0.0.1',
+    'python -m SimpleHTTPServer',
+    'python3 -m http.server --directory src',
+    'php -S localhost:8000',
+    'busybox httpd -f -p 8080',
+    'npx http-server -p 8080',
+    'ruby -run -e httpd',
+  ])('asks for %j under a deny of **/.env', (command) => {
+    expect(decide(command, [denyEnv]).verdict).toBe('ask');
+  });
+
+  it.each([
+    'python3 -m http.server -d docs',
+    'php -S localhost:8000 -t public',
+    'npx http-server dist -p 8080',
+  ])('grants %j under a deny of secrets/**: it serves a directory without them', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+});
