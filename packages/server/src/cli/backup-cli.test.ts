@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
+import { runLocalInProcess } from '../testing/cli-in-process.js';
 import { startKernelProcess } from '../testing/kernel-process.js';
 import { prlimitSkipReason, runLocalCli } from '../testing/operator-cli.js';
 import { straceSkipReason } from '../testing/syscall-trace.js';
@@ -32,22 +33,27 @@ chmodSync(root, 0o755);
 const dataDir = join(root, 'data');
 const good = join(root, 'good.sqlite');
 
-/** Runs the built `airlock` (as nobody under root when `unprivileged`; see runLocalCli). */
+/**
+ * Runs `airlock` on a local store: in this process, as cli.ts runs it (runLocalInProcess), or the
+ * built CLI in a child process when a case needs one (`spawned`, and always as nobody under root
+ * when `unprivileged`, with a file size cap, or in another directory; see runLocalCli).
+ */
 function airlock(
   args: string[],
-  options: { unprivileged?: boolean; maxFileBytes?: number; cwd?: string } = {},
+  options: { unprivileged?: boolean; maxFileBytes?: number; cwd?: string; spawned?: true } = {},
 ) {
-  const { unprivileged, ...rest } = options;
-  return runLocalCli(args, {
-    ...rest,
-    ...(unprivileged && asRoot ? { user: { uid: NOBODY, gid: NOBODY } } : {}),
-  });
+  const { unprivileged, spawned, ...rest } = options;
+  const user = unprivileged && asRoot ? { user: { uid: NOBODY, gid: NOBODY } } : {};
+  if (!spawned && Object.keys({ ...rest, ...user }).length === 0) return runLocalInProcess(args);
+  return runLocalCli(args, { ...rest, ...user });
 }
 
 beforeAll(async () => {
   const kernel = await startKernelProcess({ dataDir });
   try {
-    expect((await airlock(['backup', good, '--data-dir', dataDir])).code).toBe(0);
+    expect((await airlock(['backup', good, '--data-dir', dataDir], { spawned: true })).code).toBe(
+      0,
+    );
   } finally {
     await kernel.stop();
   }
@@ -339,7 +345,9 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
   });
 
   it('still restores a good backup into a fresh directory', async () => {
-    const restored = await airlock(['restore', good, '--data-dir', join(root, 'restored')]);
+    const restored = await airlock(['restore', good, '--data-dir', join(root, 'restored')], {
+      spawned: true,
+    });
     expect(restored.stderr).toContain('restored 1 workspace(s)');
     expect(restored.stderr).toContain('everything after the backup is undone');
     expect(restored.code).toBe(0);
@@ -359,7 +367,7 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
       'airlock backup: --data-dir needs a value (see airlock backup --help)',
     ],
   ])('refuses the command line %j with exit 2', async (args, message) => {
-    const refused = await airlock(args);
+    const refused = await airlock(args, { spawned: true });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(`${message}\n`);
   });

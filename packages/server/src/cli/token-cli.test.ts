@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
+import { runLocalInProcess } from '../testing/cli-in-process.js';
 import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
 import { prlimitSkipReason, runLocalCli } from '../testing/operator-cli.js';
 
@@ -27,9 +28,11 @@ if (prlimitSkipReason) {
   console.warn(`[airlock tests] skipping the full-disk token case: ${prlimitSkipReason}`);
 }
 
-/** Runs the built `airlock` in `cwd` (see runLocalCli). */
-const airlock = (args: string[], options: { maxFileBytes?: number } = {}) =>
+/** Runs the built `airlock` in `cwd` in a child process (see runLocalCli). */
+const spawned = (args: string[], options: { maxFileBytes?: number } = {}) =>
   runLocalCli(args, { ...options, cwd });
+/** Runs `airlock` in `cwd` in this process, as cli.ts runs it (see runLocalInProcess). */
+const airlock = (args: string[]) => runLocalInProcess(args, { cwd });
 
 /** Runs the real `airlock` in `cwd` with `input` on its standard input. */
 function withInput(args: string[], input: string) {
@@ -53,7 +56,7 @@ function withInput(args: string[], input: string) {
 
 describe('airlock token', { timeout: 60_000 }, () => {
   it('reads an empty AIRLOCK_DATA_DIR as unset: ./.airlock, where serve looks, not the current directory', async () => {
-    const created = await airlock(['token', 'create', '--kind', 'member', '--label', 'from-env']);
+    const created = await spawned(['token', 'create', '--kind', 'member', '--label', 'from-env']);
     expect(created.code, created.stderr).toBe(0);
     const token = created.stdout.trim();
     expect(token).toMatch(/^alk_member_/);
@@ -70,7 +73,7 @@ describe('airlock token', { timeout: 60_000 }, () => {
   });
 
   it('create refuses a label with a tab, and list escapes one an older store kept', async () => {
-    const refused = await airlock([
+    const refused = await spawned([
       'token',
       'create',
       '--kind',
@@ -99,7 +102,7 @@ describe('airlock token', { timeout: 60_000 }, () => {
       (await airlock(['token', 'create', '--kind', 'member', '--label', label])).stdout.trim();
     const piped = await withInput(['token', 'revoke', '-'], `${await made('piped')}\n`);
     expect(piped).toMatchObject({ code: 0, stderr: 'revoked\n' });
-    const onArgv = await airlock(['token', 'revoke', await made('on-argv')]);
+    const onArgv = await spawned(['token', 'revoke', await made('on-argv')]);
     expect(onArgv.code).toBe(0);
     expect(onArgv.stderr).toContain(
       'airlock token revoke: warning: a secret on the command line can be read by other users (ps)',
@@ -134,7 +137,7 @@ describe('airlock token', { timeout: 60_000 }, () => {
     'on a full disk says store_unavailable with the reason, exit 1, no stack, and makes no credential',
     async () => {
       // The kernel holds the store: the WAL it keeps open is what a new write must grow.
-      const refused = await airlock(['token', 'create', '--kind', 'member', '--label', 'no-room'], {
+      const refused = await spawned(['token', 'create', '--kind', 'member', '--label', 'no-room'], {
         maxFileBytes: 0,
       });
       expect(refused.code).toBe(1);
