@@ -18,7 +18,8 @@ const lockOf = (dataDir: string) =>
   JSON.parse(readFileSync(join(dataDir, 'kernel.lock'), 'utf8')) as { pid: number };
 const portOf = (url: string) => new URL(url).port;
 
-describe('airlock serve holds its data directory', { timeout: 180_000 }, () => {
+// The cases wait on kernels and commands they start, each in its own directory: side by side.
+describe.concurrent('airlock serve holds its data directory', { timeout: 180_000 }, () => {
   let first: KernelProcess;
   const dataDir = join(root, 'held');
   const backup = join(root, 'held.sqlite');
