@@ -122,3 +122,38 @@ export function awkTags(args: readonly string[], tags: Set<ActionTag>): void {
     if (/\bprintf?\b[^;{}\n]*>/.test(program)) tags.add('write');
   }
 }
+
+/** A string literal of awk (`"rm -rf x"`), escapes kept. */
+const LITERAL = /"((?:[^"\\\n]|\\.)*)"/g;
+/** Literals, maybe joined (`"rm -rf " "x"`), given to `system()`, piped to `getline` or printed to. */
+const LITERALS = String.raw`((?:"(?:[^"\\\n]|\\.)*"\s*)+)`;
+const RUNS_LITERALS = [
+  new RegExp(String.raw`\bsystem\s*\(\s*${LITERALS}\)`, 'g'),
+  new RegExp(String.raw`${LITERALS}\|\s*getline`, 'g'),
+  new RegExp(String.raw`(?<!\|)\|&?(?!\|)\s*${LITERALS}`, 'g'),
+];
+
+/** The text of joined literals, as awk builds it (`\n` and `\t`; other escapes give their character). */
+function literalText(literals: string): string {
+  return [...literals.matchAll(LITERAL)]
+    .map((match) =>
+      match[1]!.replace(/\\(.)/gs, (_, char: string) =>
+        char === 'n' ? '\n' : char === 't' ? '\t' : char,
+      ),
+    )
+    .join('');
+}
+
+/**
+ * The commands an awk program runs that its text spells out: `system("rm -rf x")`, `"cmd" |
+ * getline`, `print | "cmd"` (a command built at run time stays `unknown`, see {@link awkTags}).
+ */
+export function awkCommandLines(args: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const program of readOptions(args).programs) {
+    for (const pattern of RUNS_LITERALS) {
+      for (const match of program.matchAll(pattern)) lines.push(literalText(match[1]!));
+    }
+  }
+  return lines.filter((line) => line.trim() !== '');
+}

@@ -115,6 +115,11 @@ const REFUSED = [
   'a=(rm -rf); "${a[@]}" victim',
   'for p in rm; do $p victim; done',
   'export v=rm; $v victim',
+  // An awk program's literal command (bash 5.2 ran awk's system(): victim was gone).
+  'awk \'BEGIN { system("rm -rf victim") }\'',
+  'awk \'BEGIN { system("rm -rf " "victim") }\'',
+  'gawk \'BEGIN { "rm -rf victim" | getline x }\'',
+  'awk \'{ print | "rm -rf victim" }\' notes.txt',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

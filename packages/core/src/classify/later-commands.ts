@@ -1,3 +1,4 @@
+import { awkCommandLines } from './awk-program.js';
 import { assignmentCommands } from './command-variables.js';
 import { DOWNLOADERS, downloaderCommands } from './downloader-commands.js';
 import { editorCommands, isEditor } from './editor-commands.js';
@@ -13,6 +14,7 @@ import { tarOptions } from './tar-listing.js';
 const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
 const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
+const AWKS = ['awk', 'gawk', 'mawk', 'nawk'];
 /** Every program {@link laterCommands} reads beyond the editors. */
 const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
@@ -20,6 +22,7 @@ const LATER_PROGRAMS = new Set([
   ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash', ...READER_PROGRAMS],
   ...SQL_ESCAPE_CLIENTS,
   ...DOWNLOADERS,
+  ...AWKS,
 ]);
 /** fd's short options taking a value: in a cluster (`-Hx`), the rest of the word is the value. */
 const FD_VALUED = new Set('etEdSjcoxX'.split(''));
@@ -198,6 +201,8 @@ export function laterCommands(
   } else if (DOWNLOADERS.has(program)) downloaderCommands(program, args, out);
   else if (READER_PROGRAMS.has(program)) readerCommands(program, args, out);
   else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
-  else editorCommands(program, args, out);
+  else if (AWKS.includes(program)) {
+    for (const line of awkCommandLines(args)) out.lines.push({ line, via: `${program} system` });
+  } else editorCommands(program, args, out);
   return out;
 }
