@@ -2,13 +2,20 @@ import { ToolError } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
 import { useExecutorKernel } from '../support/executor-kernel.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
+import { caseWorkspace } from './case-workspace.js';
 
-/** Commits the kernel refuses or cannot take now: each tool runs once, never again for it. */
-describe('executor commits against a real kernel', () => {
+/**
+ * Commits the kernel refuses or cannot take now: each tool runs once, never again for it. The
+ * cases wait out leases after their run ended, so they run side by side: these two each in a
+ * workspace of its own, the outage (which stops its kernel) on a kernel of its own.
+ */
+describe.concurrent('executor commits against a real kernel', () => {
   const fixture = useExecutorKernel();
-  const { start, runs, ended } = fixture;
 
-  it('commits a result or failure the kernel cannot take as a failure once, never running the tool again', async () => {
+  it('commits a result or failure the kernel cannot take as a failure once, never running the tool again', async ({
+    onTestFinished,
+  }) => {
+    const { start, runs, ended } = await caseWorkspace(fixture, onTestFinished);
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
     const handlers: Record<string, () => unknown> = {
@@ -85,6 +92,54 @@ describe('executor commits against a real kernel', () => {
     }
   });
 
+  it('commits the row when onRan or onCommitted throws: the tool runs once', async ({
+    onTestFinished,
+  }) => {
+    const { start, runs, ended } = await caseWorkspace(fixture, onTestFinished);
+    const ran: string[] = [];
+    const errors: Error[] = [];
+    const executor = start(
+      {
+        build: () => {
+          ran.push('build');
+          return 'built';
+        },
+      },
+      {
+        leaseMs: 1000,
+        onRan: () => {
+          throw new Error('the listener broke');
+        },
+        onCommitted: () => {
+          throw new Error('the other listener broke');
+        },
+        onError: (error) => errors.push(error),
+      },
+    );
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'build' }] },
+        { final: 'done', expect: 'built' },
+      ]),
+    );
+    expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
+    // Two more leases' time: a row handed out again would have run by now.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(ran).toEqual(['build']);
+    const [task] = await runs().run(created.id).tasks();
+    expect(task).toMatchObject({ state: 'succeeded', result: 'built', attempts: 1 });
+    expect(errors.map((error) => error.message)).toEqual([
+      'the listener broke',
+      'the other listener broke',
+    ]);
+  });
+});
+
+describe.concurrent('executor commits against a real kernel that goes away', () => {
+  const fixture = useExecutorKernel();
+  const { start, runs, ended } = fixture;
+
   it('retries a commit through a kernel outage until it lands: the tool runs once', async () => {
     const ran: number[] = [];
     const errors: Error[] = [];
@@ -127,45 +182,5 @@ describe('executor commits against a real kernel', () => {
     const [task] = await runs().run(created.id).tasks();
     expect(task).toMatchObject({ state: 'succeeded', result: 'built', attempts: 1 });
     expect(errors).toEqual([]);
-  });
-
-  it('commits the row when onRan or onCommitted throws: the tool runs once', async () => {
-    const ran: string[] = [];
-    const errors: Error[] = [];
-    const executor = start(
-      {
-        build: () => {
-          ran.push('build');
-          return 'built';
-        },
-      },
-      {
-        leaseMs: 1000,
-        onRan: () => {
-          throw new Error('the listener broke');
-        },
-        onCommitted: () => {
-          throw new Error('the other listener broke');
-        },
-        onError: (error) => errors.push(error),
-      },
-    );
-    await executor.ready;
-    const created = await runs().create(
-      scriptedRun('bypass', [
-        { tool_calls: [{ name: 'build' }] },
-        { final: 'done', expect: 'built' },
-      ]),
-    );
-    expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
-    // Two more leases' time: a row handed out again would have run by now.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(ran).toEqual(['build']);
-    const [task] = await runs().run(created.id).tasks();
-    expect(task).toMatchObject({ state: 'succeeded', result: 'built', attempts: 1 });
-    expect(errors.map((error) => error.message)).toEqual([
-      'the listener broke',
-      'the other listener broke',
-    ]);
   });
 });
