@@ -13,25 +13,11 @@ function sedOption(arg: string): string {
   return SED_LONG.find((long) => namesLongOption(arg, long)) ?? name;
 }
 
-/**
- * `sed`: it prints (`read`), and with `-i` edits in place (`write`). Its
- * script is read command by command: deleting lines in place (`d`, `c`,
- * `q`, or `-n`, which keeps only what is printed) loses content for good; `w FILE` (a command, or a flag of `s`) empties and writes a file;
- * `e` (a command, or a flag of `s`) runs a shell command, which is not read.
- * A script from a file (`-f`), or one that cannot be read, is `unknown`.
- * `--sandbox` refuses `e`, `w` and `r`, so under it they do nothing.
- */
-function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || hasFlag([arg], '--in-place'));
-  tags.add(inPlace ? 'write' : 'read');
-  // `-n` prints only what the script prints: in place, every other line is gone.
-  const quiet = args.some(
-    (arg) => /^-[a-zA-Z]*n/.test(arg) || hasFlag([arg], '--quiet', '--silent'),
-  );
-  if (inPlace && quiet) {
-    tags.add('delete');
-    tags.add('destructive');
-  }
+/** sed's scripts (`-e`, `--expression`, or its first operand), and whether `-f` gives one from a file. */
+export function sedScripts(
+  args: readonly string[],
+  inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || hasFlag([arg], '--in-place')),
+): { scripts: string[]; scriptFile: boolean } {
   const scripts: string[] = [];
   const operands: string[] = [];
   let scriptFile = false;
@@ -51,6 +37,30 @@ function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
   if (scripts.length === 0 && !scriptFile) {
     scripts.push(operands[0] === '' && inPlace ? (operands[1] ?? '') : (operands[0] ?? ''));
   }
+  return { scripts, scriptFile };
+}
+
+/**
+ * `sed`: it prints (`read`), and with `-i` edits in place (`write`). Its
+ * script is read command by command: deleting lines in place (`d`, `c`,
+ * `q`, or `-n`, which keeps only what is printed) loses content for good; `w FILE` (a command, or a flag of `s`) empties and writes a file;
+ * `e` runs a shell command: the pattern space (bare, or the flag of `s`), which is not read, or
+ * the command after it, which laterCommands reads (see {@link sedScripts}).
+ * A script from a file (`-f`), or one that cannot be read, is `unknown`.
+ * `--sandbox` refuses `e`, `w` and `r`, so under it they do nothing.
+ */
+function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
+  const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || hasFlag([arg], '--in-place'));
+  tags.add(inPlace ? 'write' : 'read');
+  // `-n` prints only what the script prints: in place, every other line is gone.
+  const quiet = args.some(
+    (arg) => /^-[a-zA-Z]*n/.test(arg) || hasFlag([arg], '--quiet', '--silent'),
+  );
+  if (inPlace && quiet) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
+  const { scripts, scriptFile } = sedScripts(args, inPlace);
   const sandboxed = args.includes('--sandbox');
   for (const script of scripts) {
     const effects = readSedScript(script);

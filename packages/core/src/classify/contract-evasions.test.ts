@@ -120,6 +120,9 @@ const REFUSED = [
   'awk \'BEGIN { system("rm -rf " "victim") }\'',
   'gawk \'BEGIN { "rm -rf victim" | getline x }\'',
   'awk \'{ print | "rm -rf victim" }\' notes.txt',
+  // sed's e command runs the command after it (bash 5.2 ran it: victim was gone).
+  "sed 'e rm -rf victim' notes.txt",
+  "sed -n -e p -e '1e rm -rf victim' notes.txt",
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -1,11 +1,13 @@
 import { awkCommandLines } from './awk-program.js';
 import { assignmentCommands } from './command-variables.js';
+import { sedScripts } from './content-writes.js';
 import { DOWNLOADERS, downloaderCommands } from './downloader-commands.js';
 import { editorCommands, isEditor } from './editor-commands.js';
 import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { optionValues } from './flags.js';
 import { gitTags } from './git-tags.js';
 import { READER_PROGRAMS, readerCommands } from './reader-commands.js';
+import { readSedScript } from './sed-script.js';
 import { SQL_ESCAPE_CLIENTS, sqlClientEscapes } from './sql-client-escapes.js';
 import type { ActionTag } from './tags.js';
 import { tarOptions } from './tar-listing.js';
@@ -23,6 +25,7 @@ const LATER_PROGRAMS = new Set([
   ...SQL_ESCAPE_CLIENTS,
   ...DOWNLOADERS,
   ...AWKS,
+  ...['sed', 'gsed'],
 ]);
 /** fd's short options taking a value: in a cluster (`-Hx`), the rest of the word is the value. */
 const FD_VALUED = new Set('etEdSjcoxX'.split(''));
@@ -201,7 +204,12 @@ export function laterCommands(
   } else if (DOWNLOADERS.has(program)) downloaderCommands(program, args, out);
   else if (READER_PROGRAMS.has(program)) readerCommands(program, args, out);
   else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
-  else if (AWKS.includes(program)) {
+  else if ((program === 'sed' || program === 'gsed') && !args.includes('--sandbox')) {
+    for (const script of sedScripts(args).scripts) {
+      for (const line of readSedScript(script)?.commands ?? [])
+        out.lines.push({ line, via: 'sed e' });
+    }
+  } else if (AWKS.includes(program)) {
     for (const line of awkCommandLines(args)) out.lines.push({ line, via: `${program} system` });
   } else editorCommands(program, args, out);
   return out;

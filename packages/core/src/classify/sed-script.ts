@@ -5,10 +5,12 @@ export interface SedEffects {
    * the rest of the file): content lost when the edit is in place.
    */
   deletes: boolean;
-  /** It runs a shell command (`e`, or the `e` flag of `s`), which is not read. */
+  /** It runs its pattern space as a shell command (a bare `e`, the `e` flag of `s`): not read. */
   executes: boolean;
   /** The files it writes (`w`, `W`, the `w` flag of `s`); sed empties each as it starts. */
   writes: string[];
+  /** The shell commands `e COMMAND` runs (a bare `e` runs the pattern space: `executes`). */
+  commands: string[];
 }
 
 /** Commands that take no argument (`d` and `D` delete). */
@@ -25,7 +27,7 @@ const S_FLAG = /[gpiImM0-9]/;
  * `s`): the caller treats it as unread.
  */
 export function readSedScript(script: string): SedEffects | null {
-  const effects: SedEffects = { deletes: false, executes: false, writes: [] };
+  const effects: SedEffects = { deletes: false, executes: false, writes: [], commands: [] };
   let i = 0;
   const at = () => script[i];
   const skip = (chars: string) => {
@@ -118,8 +120,9 @@ export function readSedScript(script: string): SedEffects | null {
       text();
     } else if (command === 'w' || command === 'W') effects.writes.push(restOfLine());
     else if (command === 'e') {
-      effects.executes = true;
-      restOfLine();
+      const line = restOfLine();
+      if (line === '') effects.executes = true;
+      else effects.commands.push(line);
     } else if (command === 'r' || command === 'R') restOfLine();
     else if ('btT:v'.includes(command)) until(';\n');
     else if ('qQlL'.includes(command)) {
