@@ -1,4 +1,5 @@
 import { gitContentReads } from './git-content-reads.js';
+import { packedDirectories } from './packed-directories.js';
 import { programName } from './program-paths.js';
 import { servedDirectories } from './served-directories.js';
 
@@ -261,7 +262,7 @@ export function recursiveReads(words: readonly string[]): string[] {
     return starts.length === 0 ? ['.'] : starts;
   }
   if (program === 'git') return gitContentReads(args);
-  const served = servedDirectories(program, args);
+  const served = servedDirectories(program, args) ?? packedDirectories(program, args);
   if (served !== null) return served;
   const copier = TREE_COPIERS.get(program);
   // Every operand, the destination too: which is which depends on options not read here.

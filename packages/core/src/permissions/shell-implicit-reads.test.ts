@@ -142,3 +142,20 @@ describe('a web server serves the files of its directory to whoever asks', () =>
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
 });
+
+describe('a package manager packing the package reads every file of it', () => {
+  // npm 11's `npm pack --dry-run` listed .env and secrets/key among the tarball's contents.
+  it.each(['npm pack', 'npm publish', 'pnpm pack', 'yarn pack', 'bun pm pack', 'npm pack ./'])(
+    'asks for %j under a deny of secrets/**',
+    (command) => {
+      expect(decide(command, [denySecrets]).verdict).toBe('ask');
+    },
+  );
+
+  it.each(['npm pack --dry-run', 'npm pack packages/sdk', 'npm test', 'npm run pack'])(
+    'grants %j, which packs no folder holding secrets/',
+    (command) => {
+      expect(decide(command, [denySecrets]).verdict).toBe('allow');
+    },
+  );
+});
