@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.js';
+import { runLocalInProcess } from '../testing/cli-in-process.js';
 import { runLocalCli } from '../testing/operator-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-backup-paths-'));
@@ -35,6 +36,7 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
     const pointed = join(root, 'elsewhere.sqlite');
     const link = join(root, 'link.sqlite');
     symlinkSync(pointed, link);
+    // The real CLI in a child process; the other cases run the command in-process, as cli.ts does.
     const refused = await runLocalCli(['backup', link, '--data-dir', dataDir]);
     expect(refused).toMatchObject({ code: 1, stdout: '' });
     expect(refused.stderr).toBe(
@@ -57,7 +59,7 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
       const dump = join(root, `airlock-${_kind.replace(/ /g, '-')}.dump`);
       writeFileSync(dump, bytes);
       const dataDir = join(root, `restored-${_kind.replace(/ /g, '-')}`);
-      const refused = await runLocalCli(['restore', dump, '--data-dir', dataDir]);
+      const refused = await runLocalInProcess(['restore', dump, '--data-dir', dataDir]);
       expect(refused).toMatchObject({ code: 1, stdout: '' });
       expect(refused.stderr).toBe(
         `airlock restore: not_an_airlock_store: ${dump} is a PostgreSQL dump (pg_dump), not a SQLite backup; ` +
@@ -71,7 +73,12 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
   it.skipIf(noReadOnly !== null)(
     'says a read-only file system is one, not a permission denied',
     async () => {
-      const backup = await runLocalCli(['backup', join(readOnly, 'b.sqlite'), '--data-dir', root]);
+      const backup = await runLocalInProcess([
+        'backup',
+        join(readOnly, 'b.sqlite'),
+        '--data-dir',
+        root,
+      ]);
       expect(backup).toMatchObject({ code: 1, stdout: '' });
       expect(backup.stderr).toBe(
         `airlock backup: backup_directory_not_writable: cannot write in ${readOnly} (read-only file system); ` +
@@ -79,7 +86,7 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
       );
       const dump = join(root, 'not-a-dump.sqlite');
       writeFileSync(dump, 'SQLite format 3\u0000');
-      const restore = await runLocalCli(['restore', dump, '--data-dir', readOnly]);
+      const restore = await runLocalInProcess(['restore', dump, '--data-dir', readOnly]);
       expect(restore).toMatchObject({ code: 1, stdout: '' });
       expect(restore.stderr).toBe(
         `airlock restore: data_dir_not_writable: cannot write in the data directory ${readOnly} ` +
@@ -93,14 +100,24 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
     const dataDir = join(root, 'data-proc');
     mkdirSync(dataDir);
     await (await Store.open({ dataDir })).close();
-    const backup = await runLocalCli(['backup', '/proc/airlock-b.sqlite', '--data-dir', dataDir]);
+    const backup = await runLocalInProcess([
+      'backup',
+      '/proc/airlock-b.sqlite',
+      '--data-dir',
+      dataDir,
+    ]);
     expect(backup).toMatchObject({ code: 1, stdout: '' });
     expect(backup.stderr).toMatch(
       /^airlock backup: backup_directory_not_writable: cannot write in \/proc \([^)]+\); name a file in a directory you may write to\n$/,
     );
     const good = join(root, 'good-proc.sqlite');
-    expect((await runLocalCli(['backup', good, '--data-dir', dataDir])).code).toBe(0);
-    const restore = await runLocalCli(['restore', good, '--data-dir', '/proc/airlock-restored']);
+    expect((await runLocalInProcess(['backup', good, '--data-dir', dataDir])).code).toBe(0);
+    const restore = await runLocalInProcess([
+      'restore',
+      good,
+      '--data-dir',
+      '/proc/airlock-restored',
+    ]);
     expect(restore).toMatchObject({ code: 1, stdout: '' });
     expect(restore.stderr).toMatch(
       /^airlock restore: data_dir_not_writable: cannot write in the data directory \/proc\/airlock-restored \([^)]+\); the restore puts the store there\n$/,
@@ -111,7 +128,7 @@ describe('airlock backup and restore refuse a path for what it is', { timeout: 6
     const empty = join(root, 'empty.sqlite');
     writeFileSync(empty, '');
     const dataDir = join(root, 'restored-empty');
-    const refused = await runLocalCli(['restore', empty, '--data-dir', dataDir]);
+    const refused = await runLocalInProcess(['restore', empty, '--data-dir', dataDir]);
     expect(refused).toMatchObject({ code: 1, stdout: '' });
     expect(refused.stderr).toBe(
       `airlock restore: backup_corrupt: ${empty} is empty (0 bytes): a copy cut short, or made on a full disk; restore another backup\n`,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSqliteStore } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
+import { runLocalInProcess } from '../testing/cli-in-process.js';
 import { runLocalCli } from '../testing/operator-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-restore-refused-'));
@@ -27,6 +28,7 @@ describe('a refused restore into a data directory that exists changes nothing in
   it('leaves an empty directory empty', async () => {
     const dataDir = join(root, 'empty');
     mkdirSync(dataDir);
+    // The real CLI in a child process; the other cases run the command in-process, as cli.ts does.
     const refused = await runLocalCli(['restore', foreign, '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('airlock restore: not_an_airlock_store: ');
@@ -37,7 +39,7 @@ describe('a refused restore into a data directory that exists changes nothing in
     const dataDir = join(root, 'with files');
     mkdirSync(dataDir);
     writeFileSync(join(dataDir, 'notes.txt'), 'mine\n');
-    const refused = await runLocalCli(['restore', foreign, '--data-dir', dataDir]);
+    const refused = await runLocalInProcess(['restore', foreign, '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('airlock restore: not_an_airlock_store: ');
     expect(readdirSync(dataDir)).toEqual(['notes.txt']);
@@ -47,7 +49,7 @@ describe('a refused restore into a data directory that exists changes nothing in
     const dataDir = join(root, 'served');
     mkdirSync(dataDir);
     writeFileSync(join(dataDir, 'kernel.lock.sqlite'), '');
-    const refused = await runLocalCli(['restore', foreign, '--data-dir', dataDir]);
+    const refused = await runLocalInProcess(['restore', foreign, '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(readdirSync(dataDir)).toEqual(['kernel.lock.sqlite']);
   });
@@ -73,14 +75,14 @@ describe('a folder named restoring in the data directory', { timeout: 60_000 }, 
 
   it('is left as it was by a refused restore', async () => {
     const dataDir = withOwnRestoringFolder('refused-with-own-restoring');
-    const refused = await runLocalCli(['restore', foreign, '--data-dir', dataDir]);
+    const refused = await runLocalInProcess(['restore', foreign, '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(readFileSync(join(dataDir, 'restoring', 'notes.txt'), 'utf8')).toBe('mine\n');
   });
 
   it('holding files a restore did not make is refused, before anything is put in place', async () => {
     const dataDir = withOwnRestoringFolder('good-with-own-restoring');
-    const refused = await runLocalCli(['restore', good, '--data-dir', dataDir]);
+    const refused = await runLocalInProcess(['restore', good, '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       `airlock restore: restoring_dir_in_use: ${join(dataDir, 'restoring')} holds notes.txt`,
@@ -93,7 +95,7 @@ describe('a folder named restoring in the data directory', { timeout: 60_000 }, 
     const dataDir = join(root, 'with-a-file-named-restoring');
     mkdirSync(dataDir);
     writeFileSync(join(dataDir, 'restoring'), 'mine\n');
-    const refused = await runLocalCli(['restore', good, '--data-dir', dataDir]);
+    const refused = await runLocalInProcess(['restore', good, '--data-dir', dataDir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       `airlock restore: restoring_dir_in_use: ${join(dataDir, 'restoring')} is a file or a link`,
@@ -107,7 +109,7 @@ describe('a folder named restoring in the data directory', { timeout: 60_000 }, 
     mkdirSync(join(dataDir, 'restoring'), { recursive: true });
     for (const name of ['airlock.sqlite', 'airlock.sqlite-wal', 'airlock.sqlite-journal'])
       writeFileSync(join(dataDir, 'restoring', name), 'half\n');
-    const restored = await runLocalCli(['restore', good, '--data-dir', dataDir]);
+    const restored = await runLocalInProcess(['restore', good, '--data-dir', dataDir]);
     expect(restored.code, restored.stderr).toBe(0);
     expect(existsSync(join(dataDir, 'restoring'))).toBe(false);
     expect(existsSync(join(dataDir, 'airlock.sqlite'))).toBe(true);

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { addMembers, runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
+/** The command run in this process, as cli.ts runs it (see runOperatorInProcess). */
 const airlock = (d: Deployment, args: string[], token: string) =>
-  runOperatorCli(d, args, { token });
+  runOperatorInProcess(d, args, { token });
 
-// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+// The last case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
 describe('airlock approvals, tokens label and decisions progress', { timeout: 180_000 }, () => {
   let d: Deployment;
   let dir: string;
@@ -154,5 +156,14 @@ describe('airlock approvals, tokens label and decisions progress', { timeout: 18
     expect(lowered.stdout).toMatch(/approved \d+ waiting calls? this policy already meets:/);
     expect(lowered.stdout).toContain(`  ${runId} t1`);
     expect((await d.member.get(task)).body.state).toBe('runnable');
+  });
+
+  // The real CLI in a child process prints what the command printed in-process (the cases
+  // above run it in-process, as cli.ts runs it: testing/cli-in-process.ts).
+  it('the spawned CLI prints what the command prints in-process', async () => {
+    const args = ['approvals', 'show'];
+    const spawned = await runOperatorCli(d, args, { token: d.tokens.member });
+    expect(spawned).toEqual(await runOperatorInProcess(d, args, { token: d.tokens.member }));
+    expect(spawned.code).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import {
   addMembers,
@@ -12,10 +13,11 @@ import {
 } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
+/** The command run in this process, as cli.ts runs it (see runOperatorInProcess). */
 const airlock = (d: Deployment, args: string[], token: string) =>
-  runOperatorCli(d, args, { token });
+  runOperatorInProcess(d, args, { token });
 
-// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+// The last case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
 describe('airlock decisions binds a decision to the row version the operator saw', {
   timeout: 180_000,
 }, () => {
@@ -87,5 +89,14 @@ describe('airlock decisions binds a decision to the row version the operator saw
     );
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--version');
+  });
+
+  // The real CLI in a child process prints what the command printed in-process (the cases
+  // above run it in-process, as cli.ts runs it: testing/cli-in-process.ts).
+  it('the spawned CLI prints what the command prints in-process', async () => {
+    const args = ['decisions', 'list'];
+    const spawned = await runOperatorCli(d, args, { token: d.tokens.member });
+    expect(spawned).toEqual(await runOperatorInProcess(d, args, { token: d.tokens.member }));
+    expect(spawned.code).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { runOperatorCli } from '../../testing/operator-cli.js';
 
 const servers: Server[] = [];
@@ -26,7 +27,7 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
   timeout: 120_000,
 }, () => {
   it('refuses a --url without http:// or https://, exit 2, guessing the fix', async () => {
-    const refused = await runOperatorCli(target('http://127.0.0.1:9'), [
+    const refused = await runOperatorInProcess(target('http://127.0.0.1:9'), [
       'runs',
       'list',
       '--url',
@@ -39,7 +40,7 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
   });
 
   it('names AIRLOCK_URL when the variable is the one without a scheme', async () => {
-    const refused = await runOperatorCli(target('127.0.0.1:7070'), ['decisions', 'list']);
+    const refused = await runOperatorInProcess(target('127.0.0.1:7070'), ['decisions', 'list']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^airlock: AIRLOCK_URL wants the kernel's base URL with http:/);
   });
@@ -52,7 +53,7 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
       ],
       ['ftp://admin:s3cret@kernel.example', '"ftp://…@kernel.example"'],
     ] as const) {
-      const refused = await runOperatorCli(target(given), ['runs', 'list']);
+      const refused = await runOperatorInProcess(target(given), ['runs', 'list']);
       expect(refused.code).toBe(2);
       expect(refused.stderr).not.toContain('s3cret');
       expect(refused.stderr).toContain(`not ${shown}\n`);
@@ -61,7 +62,7 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
 
   it('refuses a URL carrying a user and password without showing them', async () => {
     // The SDK refuses such a url before any request (its feed would send them as Basic auth).
-    const outcome = await runOperatorCli(target('http://admin:s3cret@127.0.0.1:9'), [
+    const outcome = await runOperatorInProcess(target('http://admin:s3cret@127.0.0.1:9'), [
       'runs',
       'list',
     ]);
@@ -96,7 +97,7 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
     ],
   ])('says a server answering %s is not an Airlock kernel, exit 1', async (_what, answer, why) => {
     const url = await serving(answer);
-    const outcome = await runOperatorCli(target(url), ['runs', 'list']);
+    const outcome = await runOperatorInProcess(target(url), ['runs', 'list']);
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toBe('');
     expect(outcome.stderr).toMatch(/^airlock: the server at /);
@@ -111,7 +112,7 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
         res.writeHead(status, { 'content-type': 'text/html' });
         res.end(`<html><body>${status} no healthy upstream</body></html>`);
       });
-      const outcome = await runOperatorCli(target(url), ['runs', 'list']);
+      const outcome = await runOperatorInProcess(target(url), ['runs', 'list']);
       expect(outcome.code).toBe(1);
       expect(outcome.stdout).toBe('');
       expect(outcome.stderr).toBe(
@@ -122,7 +123,12 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
 
   it('does not report a decision another server acknowledged as made', async () => {
     const url = await serving((_req, res) => json(res, 200, { ok: true }));
-    const outcome = await runOperatorCli(target(url), ['decisions', 'approve', 'run_1', 't1']);
+    const outcome = await runOperatorInProcess(target(url), [
+      'decisions',
+      'approve',
+      'run_1',
+      't1',
+    ]);
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toBe('');
     expect(outcome.stderr).toContain(`the server at ${url} did not answer as an Airlock kernel`);
@@ -136,9 +142,28 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
         ? json(res, 200, { openapi: '3.1.0', info: { title: 'Airlock kernel API' } })
         : json(res, 200, { agent_applications: [{ id: 'app_1', name: 'ci', removed_at: null }] }),
     );
-    const outcome = await runOperatorCli(target(url), ['apps', 'list']);
+    const outcome = await runOperatorInProcess(target(url), ['apps', 'list']);
     expect(outcome.stderr).toBe('');
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toBe('app_1\tactive\tci\n');
+  });
+
+  // The real CLI in a child process prints what the command printed in-process (the cases
+  // above run it in-process, as cli.ts runs it: testing/cli-in-process.ts).
+  it('the spawned CLI says what the command says in-process of a URL and of a server', async () => {
+    const page = await serving((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not found</body></html>');
+    });
+    for (const [url, code] of [
+      ['localhost:7070', 2],
+      ['http://admin:s3cret@127.0.0.1:9', 1],
+      [page, 1],
+    ] as const) {
+      const spawned = await runOperatorCli(target(url), ['runs', 'list']);
+      expect(spawned).toEqual(await runOperatorInProcess(target(url), ['runs', 'list']));
+      expect(spawned.code).toBe(code);
+      expect(spawned.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 });

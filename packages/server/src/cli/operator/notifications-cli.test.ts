@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { waitFor } from '../../testing/harness.js';
 import {
   deployWithChannels,
@@ -10,7 +11,7 @@ import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
 const SECRET = `whsec_${Buffer.alloc(32, 4).toString('base64')}`;
-const airlock = (d: NotifyDeployment, args: string[]) => runOperatorCli(d, args);
+const airlock = (d: NotifyDeployment, args: string[]) => runOperatorInProcess(d, args);
 
 describe('airlock notifications list|redeliver against a running kernel', () => {
   let d: NotifyDeployment;
@@ -113,4 +114,13 @@ describe('airlock notifications list|redeliver against a running kernel', () => 
     expect(made.code).not.toBe(0);
     expect(made.stderr).toContain('invalid_input');
   }, 120_000);
+
+  // The real CLI in a child process prints what the command printed in-process (the cases
+  // above run it in-process, as cli.ts runs it: testing/cli-in-process.ts).
+  it('the spawned CLI lists as the command does in-process', async () => {
+    const args = ['notifications', 'list', '--state', 'dead'];
+    const spawned = await runOperatorCli(d, args);
+    expect(spawned).toEqual(await runOperatorInProcess(d, args));
+    expect(spawned.code).toBe(0);
+  });
 });

@@ -2,15 +2,17 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
-const airlock = (d: Deployment, args: string[]) => runOperatorCli(d, args);
+/** The command run in this process, as cli.ts runs it (see runOperatorInProcess). */
+const airlock = (d: Deployment, args: string[]) => runOperatorInProcess(d, args);
 
 const GROUPS = [{ ruleSetId: 'supervised', rules: [{ verdict: 'allow', targets: ['src/**'] }] }];
 
-// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+// The last case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
 describe('airlock overlays against a running kernel', { timeout: 180_000 }, () => {
   let d: Deployment;
   let repo: string;
@@ -89,5 +91,13 @@ describe('airlock overlays against a running kernel', { timeout: 180_000 }, () =
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^airlock overlays: .* is not JSON \(/);
     expect(broken.stderr).not.toContain('SECRET');
+  });
+
+  // The real CLI in a child process prints what the command printed in-process (the cases
+  // above run it in-process, as cli.ts runs it: testing/cli-in-process.ts).
+  it('the spawned CLI prints what the command prints in-process', async () => {
+    const args = ['overlays', 'show', 'project', d.appId];
+    const spawned = await runOperatorCli(d, args);
+    expect(spawned).toEqual(await runOperatorInProcess(d, args));
   });
 });
