@@ -28,7 +28,7 @@ for (const backend of all) {
       let d: NotifyDeployment | undefined;
       const closers = closeAfterEach(() => d);
 
-      async function deploy(parkTtlMs?: number) {
+      async function deploy(clock?: () => number) {
         const slack = await startSlack();
         const smtp = await startSmtp();
         closers.push(slack.close, smtp.close);
@@ -60,7 +60,7 @@ for (const backend of all) {
               },
             ],
           }),
-          { port: await freePort(), notificationTuning: FAST_DELIVERY, parkTtlMs },
+          { port: await freePort(), notificationTuning: FAST_DELIVERY, clock },
         );
         const endpoint = `${d.url}/notifications/slack/${d.workspaceId}/approvals/interactions`;
         /** The `n`th Slack post (from 1) with buttons. */
@@ -131,9 +131,11 @@ for (const backend of all) {
       });
 
       it('an expired park retried is mailed again, and its new link decides', async () => {
-        // The retried park gets the same clock: long enough for its mail to come and its link
-        // to be used on a loaded machine (at 1 s the link sometimes came after the deadline).
-        const { approveLink } = await deploy(3000);
+        // The park expires by moving the kernel's clock a day on, not by a short TTL: the retried
+        // park waits the default day again, so its mail comes and its link is used in time however
+        // loaded the machine (at 1 s the link sometimes came after the deadline; 3 s was waited out).
+        let ahead = 0;
+        const { approveLink } = await deploy(() => Date.now() + ahead);
         const answer = await d!.agent.post(`${d!.ws}/runs`, {
           approval_mode: 'ask',
           input: 'retry',
@@ -148,6 +150,7 @@ for (const backend of all) {
         });
         const runId = answer.body.id as string;
         const stale = await approveLink(1);
+        ahead = 25 * 3_600_000;
         await waitFor(async () => (await task(runId)).state === 'timed_out', { what: 'expiry' });
         const retried = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/retry`);
         expect(retried.status).toBe(200);
