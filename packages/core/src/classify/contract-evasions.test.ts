@@ -123,6 +123,10 @@ const REFUSED = [
   // sed's e command runs the command after it (bash 5.2 ran it: victim was gone).
   "sed 'e rm -rf victim' notes.txt",
   "sed -n -e p -e '1e rm -rf victim' notes.txt",
+  // Emptied before it is written, and nothing written (bash 5.2 left victim 0 bytes long).
+  'tee victim < /dev/null',
+  'sort -o victim /dev/null',
+  'sort --output=victim < /dev/null',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -1,3 +1,4 @@
+import { namesLongOption, optionValues } from './flags.js';
 import type { LexedSegment } from './lexed-line.js';
 import { redirectsNowhere } from './streams.js';
 import type { ActionTag } from './tags.js';
@@ -32,16 +33,43 @@ function echoesNothing(args: readonly string[]): boolean {
   return !newline && (operands.length === 0 || (operands.length === 1 && operands[0] === ''));
 }
 
+/** sort's short options that take a value apart (`-k 2`, `-o out`). */
+const SORT_VALUED = new Set(['-k', '-t', '-o', '-S', '-T']);
+
+/**
+ * `tee FILE < /dev/null` (no `-a`) and `sort -o FILE /dev/null` (or `< /dev/null`): the file it
+ * writes is emptied before it is written, and nothing is written to it.
+ */
+function writesNothingTo(segment: LexedSegment, program: string, args: readonly string[]): boolean {
+  const operands = args.filter(
+    (arg, index) => !arg.startsWith('-') && !SORT_VALUED.has(args[index - 1] ?? ''),
+  );
+  if (program === 'tee') {
+    const appends = args.some(
+      (arg) => /^-[a-zA-Z]*a/.test(arg) || namesLongOption(arg, '--append'),
+    );
+    return !appends && operands.length > 0 && readsNothing(segment);
+  }
+  if (program !== 'sort') return false;
+  const outputs = optionValues(args, ['-o', '--output']);
+  if (outputs.length === 0 || outputs.every((file) => redirectsNowhere(file))) return false;
+  return operands.length === 0
+    ? readsNothing(segment)
+    : operands.every((arg) => arg === '/dev/null');
+}
+
 /**
  * `> f`, `: > f`, `cat /dev/null > f`, `cat < /dev/null > f`, `echo -n '' > f`,
  * `printf -- '' > f`: a command (or none) that prints nothing, redirected
- * with `>`, empties the file: its content is deleted.
+ * with `>`, empties the file: its content is deleted; so do `tee f < /dev/null` and `sort -o f
+ * /dev/null`.
  */
 export function emptiesFile(
   segment: LexedSegment,
   program: string | null,
   args: readonly string[],
 ): boolean {
+  if (program !== null && writesNothingTo(segment, program, args)) return true;
   if (!truncatesFile(segment)) return false;
   if (program === null || program === ':' || program === 'true' || program === 'false') return true;
   if (program === 'cat') {
