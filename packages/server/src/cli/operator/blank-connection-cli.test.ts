@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { runOperatorCli } from '../../testing/operator-cli.js';
 
 // No kernel: each command line is refused before any call (port 9 would refuse the connection,
@@ -20,7 +21,7 @@ describe('a blank workspace or credential is missing, not sent (exit 2)', {
     ],
     [['runs', 'list', '--token', ' '], 'airlock: no credential: pass --token or set AIRLOCK_TOKEN'],
   ])('%j', async (args, message) => {
-    const refused = await runOperatorCli(target, args);
+    const refused = await runOperatorInProcess(target, args);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(message);
   });
@@ -31,27 +32,44 @@ describe('a blank workspace or credential is missing, not sent (exit 2)', {
     ['alk_member_x ', 'a space'],
     ['alk_mémber_x', 'a character that is not visible ASCII'],
   ])('refuses AIRLOCK_TOKEN %j naming it, never quoting it (exit 2)', async (token, what) => {
-    const refused = await runOperatorCli(target, ['runs', 'list'], { token });
+    const refused = await runOperatorInProcess(target, ['runs', 'list'], { token });
     expect({ code: refused.code, stderr: refused.stderr }).toEqual({
       code: 2,
       stderr: `airlock: AIRLOCK_TOKEN holds ${what}: a token is one word of visible ASCII, as issued\n`,
     });
-    const flagged = await runOperatorCli(target, ['runs', 'list', '--token', token]);
+    const flagged = await runOperatorInProcess(target, ['runs', 'list', '--token', token]);
     expect(flagged.code).toBe(2);
     expect(flagged.stderr).toContain(`airlock: --token holds ${what}: `);
   });
 
   it('AIRLOCK_WORKSPACE and AIRLOCK_TOKEN holding only spaces count as unset', async () => {
-    const workspace = await runOperatorCli({ ...target, workspaceId: '  ' }, ['runs', 'list']);
+    const workspace = await runOperatorInProcess({ ...target, workspaceId: '  ' }, [
+      'runs',
+      'list',
+    ]);
     expect({ code: workspace.code, stderr: workspace.stderr }).toEqual({
       code: 2,
       stderr: 'airlock: no workspace: pass --workspace or set AIRLOCK_WORKSPACE\n',
     });
-    const token = await runOperatorCli(target, ['runs', 'list'], { token: '\t' });
+    const token = await runOperatorInProcess(target, ['runs', 'list'], { token: '\t' });
     expect({ code: token.code, stderr: token.stderr }).toEqual({
       code: 2,
       stderr:
         'airlock: no credential: pass --token or set AIRLOCK_TOKEN (see `airlock serve` output)\n',
     });
+  });
+});
+
+// The cases above run each command in-process, as cli.ts runs it (testing/cli-in-process.ts).
+describe('the spawned CLI refuses a blank connection setting as the command does in-process', {
+  timeout: 120_000,
+}, () => {
+  it.each([
+    [['runs', 'list', '--workspace', ' ']],
+    [['runs', 'list', '--token', 'alk_member_x\r']],
+  ])('%j', async (args) => {
+    const spawned = await runOperatorCli(target, args);
+    expect(spawned).toEqual(await runOperatorInProcess(target, args));
+    expect(spawned.code).toBe(2);
   });
 });

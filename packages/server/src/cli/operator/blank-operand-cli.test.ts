@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { runOperatorCli } from '../../testing/operator-cli.js';
 
 // No kernel: each command line is refused before any call (port 9 would refuse the connection,
@@ -40,7 +41,7 @@ describe('an argument that names a row, given empty or blank, is a usage error (
     [['runs', 'show', ''], 'airlock runs show: <run-id> is empty'],
     [['decisions', 'approve', 'run_1', ''], 'airlock decisions approve: <task-key> is empty'],
   ])('%j', async (args, message) => {
-    const refused = await runOperatorCli(target, args);
+    const refused = await runOperatorInProcess(target, args);
     const help = `airlock ${args[0]}`;
     expect({ code: refused.code, stderr: refused.stderr, stdout: refused.stdout }).toEqual({
       code: 2,
@@ -55,7 +56,11 @@ describe('an argument that names a row, given empty or blank, is a usage error (
     [['backup', ' '], 'airlock backup: <file> is blank'],
     [['restore', '\t'], 'airlock restore: <file> is blank'],
   ])('%j', async (args, message) => {
-    const refused = await runOperatorCli(target, [...args, '--data-dir', '/nonexistent/airlock']);
+    const refused = await runOperatorInProcess(target, [
+      ...args,
+      '--data-dir',
+      '/nonexistent/airlock',
+    ]);
     const help = `airlock ${args[0]}`;
     expect({ code: refused.code, stderr: refused.stderr }).toEqual({
       code: 2,
@@ -69,7 +74,7 @@ describe('decisions answer refuses a blank --resolution-token (exit 2)', {
 }, () => {
   // Sent on, the kernel refused it (exit 1) after a warning that a secret was on the command line.
   it.each([[''], [' ']])('--resolution-token %j', async (token) => {
-    const refused = await runOperatorCli(target, [
+    const refused = await runOperatorInProcess(target, [
       'decisions',
       'answer',
       'run_1',
@@ -85,4 +90,18 @@ describe('decisions answer refuses a blank --resolution-token (exit 2)', {
         'airlock decisions answer: --resolution-token wants the resolution token, or - to read it from standard input, not an empty value\n',
     });
   });
+});
+
+// The cases above run each command in-process, as cli.ts runs it (testing/cli-in-process.ts).
+describe('the spawned CLI refuses a blank operand as the command does in-process', {
+  timeout: 120_000,
+}, () => {
+  it.each([[['runs', 'show', ' ']], [['backup', ' ', '--data-dir', '/nonexistent/airlock']]])(
+    '%j',
+    async (args) => {
+      const spawned = await runOperatorCli(target, args);
+      expect(spawned).toEqual(await runOperatorInProcess(target, args));
+      expect(spawned.code).toBe(2);
+    },
+  );
 });
