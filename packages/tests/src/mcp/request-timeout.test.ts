@@ -59,7 +59,7 @@ describe('airlock executor mcp / gateway mcp --timeout', { timeout: 60_000 }, ()
       'executor',
       'mcp',
       '--timeout',
-      '1s',
+      '300ms',
       '--name',
       'fs',
       '--',
@@ -67,20 +67,20 @@ describe('airlock executor mcp / gateway mcp --timeout', { timeout: 60_000 }, ()
     ]);
     expect(ended.code).toBe(1);
     expect(ended.stderr).toContain(
-      `airlock mcp: deadline_exceeded: the kernel at ${silentUrl} did not answer within 1000 ms`,
+      `airlock mcp: deadline_exceeded: the kernel at ${silentUrl} did not answer within 300 ms`,
     );
     expect(ended.stderr).toContain('(--timeout or AIRLOCK_TIMEOUT waits longer)');
-    // The cable's handshake and its check each wait 1 s; the default would wait 30 s for each.
+    // The cable's handshake and its check each wait 0.3 s; the default would wait 30 s for each.
     expect(ended.elapsedMs).toBeLessThan(15_000);
   });
 
   it('the gateway gives up the same way after AIRLOCK_TIMEOUT when no flag says', async () => {
     const ended = await run(['gateway', 'mcp', '--name', 'fs', '--', ...fsCommand()], {
-      AIRLOCK_TIMEOUT: '1500ms',
+      AIRLOCK_TIMEOUT: '500ms',
     });
     expect(ended.code).toBe(1);
     expect(ended.stderr).toContain(
-      `airlock mcp: deadline_exceeded: the kernel at ${silentUrl} did not answer within 1500 ms`,
+      `airlock mcp: deadline_exceeded: the kernel at ${silentUrl} did not answer within 500 ms`,
     );
     expect(ended.elapsedMs).toBeLessThan(15_000);
   });
