@@ -18,6 +18,7 @@ type KernelOptions = Parameters<typeof startTestKernel>[0];
 /** One kernel serving the inbox, one Chromium, and a bash executor: what a browser test file shares. */
 export interface InboxFixture {
   kernel: TestKernel;
+  /** The worker's Chromium, shared with the files before and after this one: never closed by a test. */
   browser: Browser;
   /** The member client of the test workspace (the member the page signs in as). */
   ws: Workspace;
@@ -45,9 +46,32 @@ export interface InboxFixture {
   close(): Promise<void>;
 }
 
+/** Where the worker's Chromium is kept: on globalThis, so a fresh module graph per file finds it too. */
+const WORKER_BROWSER = Symbol.for('airlock.tests.browser');
+type BrowserHolder = { [WORKER_BROWSER]?: Promise<Browser> };
+
+/**
+ * The Chromium of this test worker, launched by its first browser test file:
+ * a launch costs a second or more, a context almost nothing. The files of one
+ * worker run one after another, each in contexts of its own that it closes at
+ * its end. A browser that crashed or closed is launched again for the next file.
+ */
+function workerBrowser(): Promise<Browser> {
+  const holder = globalThis as BrowserHolder;
+  const current = holder[WORKER_BROWSER];
+  if (current) return current;
+  const launching = chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  holder[WORKER_BROWSER] = launching;
+  const forget = () => {
+    if (holder[WORKER_BROWSER] === launching) delete holder[WORKER_BROWSER];
+  };
+  launching.then((browser) => browser.on('disconnected', forget), forget);
+  return launching;
+}
+
 /**
  * Builds the page (once for every file), starts a kernel with the inbox in
- * front of it, a bash executor that answers `removed`, and Chromium.
+ * front of it, a bash executor that answers `removed`, and takes the worker's Chromium.
  */
 async function startInboxFixture(
   viewport = { width: 1000, height: 900 },
@@ -70,7 +94,7 @@ async function startInboxFixture(
       },
     },
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const browser = await workerBrowser();
   const consoleErrors: string[] = [];
   // Every page's errors land in one list, so a page closed mid-test still fails that test.
   const watch = (watched: Page) => {
@@ -117,7 +141,8 @@ async function startInboxFixture(
         return run.state !== 'running' && run;
       }),
     async close() {
-      await browser.close();
+      // Every page this file opened (a test's own `browser.newPage` too): the next file starts clean.
+      await Promise.all(browser.contexts().map((context) => context.close()));
       await executor.close({ abort: true });
       await kernel.close();
     },
