@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.js';
+import { runLocalInProcess } from '../testing/cli-in-process.js';
 import { runLocalCli } from '../testing/operator-cli.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
@@ -21,7 +22,8 @@ function applicationCount(): number {
   }
 }
 
-// Each case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+// The refusals and the list run in-process, as cli.ts runs them (testing/cli-in-process.ts); the
+// rest start the CLI in a child process: slow on a loaded machine, so a wide bound.
 describe('airlock token checks its command line before it opens the store', {
   timeout: 120_000,
 }, () => {
@@ -53,7 +55,7 @@ describe('airlock token checks its command line before it opens the store', {
     ],
   ])('refuses %j with exit 2, making nothing', async (args, message) => {
     const before = applicationCount();
-    const refused = await runLocalCli([...args, '--data-dir', dataDir]);
+    const refused = await runLocalInProcess([...args, '--data-dir', dataDir]);
     expect(refused.stderr).toContain(message);
     expect(refused.code).toBe(2);
     expect(applicationCount()).toBe(before);
@@ -74,7 +76,7 @@ describe('airlock token checks its command line before it opens the store', {
 
   it('lists without making an application: list only reads', async () => {
     const before = applicationCount();
-    const listed = await runLocalCli(['token', 'list', '--data-dir', dataDir]);
+    const listed = await runLocalInProcess(['token', 'list', '--data-dir', dataDir]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain('\tmember\t');
     expect(applicationCount()).toBe(before);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runOperatorInProcess } from '../../testing/cli-in-process.js';
 import { runOperatorCli } from '../../testing/operator-cli.js';
 
 // No kernel: each command line is refused before any call (port 9 would refuse the connection).
@@ -46,8 +47,22 @@ describe('airlock overlays and approvals name a missing or blank argument (exit 
     [['approvals', 'set', '--file', ''], 'airlock approvals set: give --file <policy.json>'],
     [['approvals', 'set', '--file', ' '], 'airlock approvals set: give --file <policy.json>'],
   ])('%j', async (args, message) => {
-    const refused = await runOperatorCli(target, args);
+    const refused = await runOperatorInProcess(target, args);
     expect(refused.stderr).toBe(`${message}\n`);
     expect(refused.code).toBe(2);
   });
+});
+
+// The cases above run each command in-process, as cli.ts runs it (testing/cli-in-process.ts).
+describe('the spawned CLI names a missing argument as the command does in-process', {
+  timeout: 120_000,
+}, () => {
+  it.each([[['overlays', 'load', '--file', bad]], [['approvals', 'set', '--file', ' ']]])(
+    '%j',
+    async (args) => {
+      const spawned = await runOperatorCli(target, args);
+      expect(spawned).toEqual(await runOperatorInProcess(target, args));
+      expect(spawned.code).toBe(2);
+    },
+  );
 });
