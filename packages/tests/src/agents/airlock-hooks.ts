@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { installHooks } from '@airlock/hooks';
 import { createClient, type Workspace } from '@airlock/sdk';
 import { startTestKernel, type TestKernel } from '../support/kernel.js';
 import type { AgentSandbox } from './agent-sandbox.js';
@@ -69,12 +70,18 @@ export interface AirlockHookOptions {
    * carries the agent credential as AIRLOCK_TOKEN, as the entries expect.
    */
   http?: boolean;
+  /**
+   * Install by running the `airlock` command line (a Node.js process of its own, as a person does);
+   * default: the function the command runs (`installHooks`), in this process, with the same
+   * options, which writes the same entries without a process start per test.
+   */
+  cli?: boolean;
 }
 
 /**
  * Puts Airlock in front of the sandbox's agent the way a person does: `airlock hooks install
  * <agent> --user` into the sandbox's HOME (and CODEX_HOME), with the kernel's URL and a file
- * holding the agent credential.
+ * holding the agent credential (run as a command with `options.cli`, else called in process).
  * @throws Error with the command's output when it fails.
  */
 export function installAirlockHooks(
@@ -84,19 +91,29 @@ export function installAirlockHooks(
 ): void {
   const tokenFile = join(sandbox.home, '.airlock-agent-token');
   writeFileSync(tokenFile, `${airlock.kernel.workspace.tokens.agent}\n`, { mode: 0o600 });
+  const env = { PATH: process.env.PATH ?? '', HOME: sandbox.home, CODEX_HOME: sandbox.codexHome };
+  if (options.http) sandbox.env.AIRLOCK_TOKEN = airlock.kernel.workspace.tokens.agent;
+  if (!options.cli) {
+    installHooks({
+      agent: sandbox.agent,
+      scope: { kind: 'user' },
+      url: airlock.kernel.url,
+      tokenFile,
+      waitMs: options.waitMs,
+      defer: options.defer,
+      client: options.client,
+      http: options.http,
+      env,
+    });
+    return;
+  }
   const args = [airlockCliPath(), 'hooks', 'install', sandbox.agent, '--user'];
   args.push('--url', airlock.kernel.url, '--token-file', tokenFile);
   if (options.waitMs !== undefined) args.push('--wait-ms', String(options.waitMs));
   if (options.defer) args.push('--defer');
   if (options.client) args.push('--client', options.client);
-  if (options.http) {
-    args.push('--http');
-    sandbox.env.AIRLOCK_TOKEN = airlock.kernel.workspace.tokens.agent;
-  }
-  const installed = spawnSync(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? '', HOME: sandbox.home, CODEX_HOME: sandbox.codexHome },
-    encoding: 'utf8',
-  });
+  if (options.http) args.push('--http');
+  const installed = spawnSync(process.execPath, args, { env, encoding: 'utf8' });
   if (installed.status !== 0) {
     throw new Error(
       `airlock hooks install failed (${installed.status}): ${installed.stdout}${installed.stderr}`,

@@ -49,7 +49,12 @@ describe.each(agentNames)('%s through Airlock', { timeout: 300_000 }, (agent) =>
     const airlock = hold(await startAirlockKernel());
     await airlock.setProfile({ approval_mode: 'rules', approval_rules: RULES });
     const sandbox = hold(await createAgentSandbox(agent, script));
-    installAirlockHooks(sandbox, airlock, waitMs === undefined ? {} : { waitMs });
+    // Through the `airlock` command itself: the other agent tests call what it runs in process.
+    installAirlockHooks(
+      sandbox,
+      airlock,
+      waitMs === undefined ? { cli: true } : { waitMs, cli: true },
+    );
     return { airlock, sandbox };
   }
 
