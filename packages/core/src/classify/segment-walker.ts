@@ -365,6 +365,7 @@ export function shellWalkTargets(command: string): WalkTargets {
     files: [],
     reads: [],
     recursive: [],
+    searchFilters: new Map(),
     directories: [],
     expanded: [],
     texts: [],

@@ -12,6 +12,7 @@ import { namesOnlyWords } from './names-only-words.js';
 import { programName } from './program-paths.js';
 import type { ProgramValues } from './program-variables.js';
 import { recursiveReads } from './recursive-reads.js';
+import { searchNameFilter } from './search-name-filters.js';
 import { type ActionTag, orderedTags } from './tags.js';
 
 /** Programs that print their words and open no file: a glob given them names, it reads nothing. */
@@ -67,6 +68,11 @@ export interface WalkTargets {
    * src`; see recursive-reads.ts).
    */
   readonly recursive: string[];
+  /**
+   * The one name filter each of {@link recursive} is searched with (`*.ts` of `rg -g '*.ts' x`),
+   * null where a reading of it has none or another (search-name-filters.ts).
+   */
+  readonly searchFilters: Map<string, string | null>;
   /**
    * The directories `cd` and `pushd` change to, in any order and any subshell (null for one
    * the words do not say, `cd "$X"`): a relative word may be read in any of them.
@@ -176,8 +182,18 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
       else (printer ? walk.targets.printed : walk.targets.words).push(word.text);
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }
-    if (listing === undefined) walk.targets.recursive.push(...recursiveReads(texts));
-    else if (listing.listsHere) walk.targets.listed.push('.');
+    if (listing === undefined) {
+      const read = recursiveReads(texts);
+      walk.targets.recursive.push(...read);
+      const filter = searchNameFilter(texts) ?? null;
+      for (const directory of read) {
+        const had = walk.targets.searchFilters.get(directory);
+        walk.targets.searchFilters.set(
+          directory,
+          had === undefined || had === filter ? filter : null,
+        );
+      }
+    } else if (listing.listsHere) walk.targets.listed.push('.');
     if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
     recordDeclarations(walk.targets, words);
     recordSetters(walk.targets, words);

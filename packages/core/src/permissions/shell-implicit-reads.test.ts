@@ -159,3 +159,33 @@ describe('a package manager packing the package reads every file of it', () => {
     },
   );
 });
+
+describe('a search limited to the files one glob names reads no other file', () => {
+  const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+
+  it.each([
+    "grep --include='*.ts' -r foo .",
+    "grep -r --include='*.ts' foo .",
+    "rg -g '*.ts' foo",
+    "rg --glob '*.ts' foo",
+    "rg --glob='*.ts' foo",
+  ])('grants %j under a deny of **/.env, which no .ts file is', (command) => {
+    expect(decide(command, [denyEnv]).verdict).toBe('allow');
+  });
+
+  it.each([
+    "rg -g '*.env' foo",
+    "rg -g '!*.ts' foo",
+    "rg -g '*.ts' -g '*.env' foo",
+    "rg --iglob '*.ts' foo",
+    "rg -g '*.ts' foo; rg bar",
+    'grep -r --include=.env x .',
+  ])('asks for %j under a deny of **/.env: its files may be named .env', (command) => {
+    expect(decide(command, [denyEnv]).verdict).toBe('ask');
+  });
+
+  it('asks under a deny of secrets/**, which may hold a .ts file', () => {
+    expect(decide("rg -g '*.ts' foo", [denySecrets]).verdict).toBe('ask');
+    expect(decide("grep -r --include='*.ts' foo .", [denySecrets]).verdict).toBe('ask');
+  });
+});

@@ -112,6 +112,7 @@ export function shellPathTargets(
   let unplaced = false;
   const texts = new Set<string>();
   const through = new Set<string>();
+  const filters = new Map<string, string | null>();
   const globs = new Set<string>();
   const namedOnlyTexts = new Set<string>();
   const listedTexts = new Set<string>();
@@ -177,7 +178,17 @@ export function shellPathTargets(
     for (const text of [...spelled, ...namedOnly, ...walked.texts, ...walked.code]) {
       for (const token of pathTokens(text)) add(token, texts);
     }
-    for (const word of recursive) add(word, through);
+    for (const word of recursive) {
+      const placed = new Set<string>();
+      add(word, placed);
+      // A directory searched for one name filter only (`rg -g '*.ts' x`) reads no other name.
+      const filter = walked.searchFilters.get(word) ?? null;
+      for (const text of placed) {
+        const had = filters.get(text);
+        filters.set(text, had === undefined || had === filter ? filter : null);
+        through.add(text);
+      }
+    }
     const readThrough = new Set(recursive);
     const listing = printed.filter(namesInside);
     for (const word of [...words, ...globbed, ...redirected, ...recursive, ...listing]) {
@@ -202,10 +213,11 @@ export function shellPathTargets(
     ...[...texts]
       .filter((text) => !through.has(text))
       .map((text) => canonicalPath(text, projectRoot)),
-    ...[...through].map((text) => ({
-      ...canonicalPath(text, projectRoot),
-      readThrough: true as const,
-    })),
+    ...[...through].map((text) => {
+      const filter = filters.get(text);
+      const target = { ...canonicalPath(text, projectRoot), readThrough: true as const };
+      return filter ? { ...target, readsOnlyNames: filter } : target;
+    }),
     ...[...namedOnlyTexts]
       .filter((text) => !texts.has(text) && !through.has(text))
       .map((text) => ({ ...canonicalPath(text, projectRoot), namedOnly: true as const })),
