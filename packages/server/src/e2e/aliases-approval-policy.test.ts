@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, leadsAndOutsider, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, leadsAndOutsider, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -14,6 +14,8 @@ for (const backend of all) {
     `aliased calls and the approval policy (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
@@ -41,7 +43,7 @@ for (const backend of all) {
       }
 
       it('an earlier lenient rule for the alias target does not lift the rule for the called name', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const { lead1, lead2, cy } = await leadsAndOutsider(d, {
           rules: [
             { tool: 'noop', required: 1 },
@@ -60,7 +62,7 @@ for (const backend of all) {
       });
 
       it('the two rules compose: the larger quorum, among members both rules name', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const { lead1, lead2, cy } = await leadsAndOutsider(d);
         const put = await d.member.put(`${d.ws}/approval_policy`, {
           policy: {

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type Deployment,
-  deploy,
   leadsAndOutsider,
   type MemberOf,
   putOverlay,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -20,6 +20,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`who writes an allow (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -65,7 +67,7 @@ for (const backend of all) {
       putOverlay(who ? who.client : d.member, path, groups);
 
     it("refuses an approver's conversation allow, changing nothing; the destructive call still waits for two leads", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { cy, conversation } = await setUp();
       const path = `${d.ws}/overlays/conversation/${conversation}`;
       const before = (await d.member.get(path)).body;
@@ -89,20 +91,20 @@ for (const backend of all) {
     });
 
     it("refuses an approver's user-scope allow under the policy, and takes it without one", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { cy } = await setUp();
       const path = `${d.ws}/overlays/user/me`;
       const refused = await putOverlayAs(cy, path, ALLOW_BASH);
       expect([refused.status, refused.body.error?.code]).toEqual([403, 'admin_required']);
       await d.close();
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const open = await setUp('none');
       const taken = await putOverlayAs(open.cy, `${d.ws}/overlays/user/me`, ALLOW_BASH);
       expect(taken.status).toBe(200);
     });
 
     it('refuses an approve with remember by an approver, approving nothing; the next turn still parks', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { cy, conversation } = await setUp();
       const { runId, row } = await turn(conversation, { name: 'ls', input: {} });
       expect(row).toMatchObject({ state: 'needs_approval', approvals: { required: 1 } });

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { addMember, type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { addMember, type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -12,6 +12,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`an edit under no_self_approval (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -36,7 +38,7 @@ for (const backend of all) {
     }
 
     it('keeps the edit, counts nobody, and lets only another member approve the edited call', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const [ana, bo] = [await addMember(d, 'Ana'), await addMember(d, 'Bo')];
       const put = await d.member.put(`${d.ws}/approval_policy`, {
         policy: { no_self_approval: true },
@@ -82,7 +84,7 @@ for (const backend of all) {
     });
 
     it('leaves the editor their deny, and counts them on a version another member edited', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const [ana, bo] = [await addMember(d, 'Ana'), await addMember(d, 'Bo')];
       await d.member.put(`${d.ws}/approval_policy`, {
         policy: { rules: [{ required: 2 }], no_self_approval: true },
@@ -109,7 +111,7 @@ for (const backend of all) {
     });
 
     it('without no_self_approval the editor’s approval is the first, as before', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const ana = await addMember(d, 'Ana');
       const runId = await parked();
       const edited = await ana.client.post(`${task(runId)}/approve`, {

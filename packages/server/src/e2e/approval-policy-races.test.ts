@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -9,6 +9,8 @@ for (const backend of all) {
     `approval policy replacements at the same moment (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
@@ -17,7 +19,7 @@ for (const backend of all) {
       const policy = (variant: number) => (variant === 1 ? {} : { no_self_approval: true });
 
       it('of two made from the same version, takes one and refuses the other with stale_digest', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         expect((await d.member.put(path(), { policy: policy(1) })).body.version).toBe(1);
         const answers = await Promise.all(
           [1, 2].map((variant) =>
@@ -34,7 +36,7 @@ for (const backend of all) {
       });
 
       it('gives two replacements without a version each a version of its own', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const answers = await Promise.all(
           [1, 2, 1].map((variant) => d.member.put(path(), { policy: policy(variant) })),
         );

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -28,12 +28,14 @@ async function policyChanges(d: Deployment): Promise<Loose[]> {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`account changes on the record (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('records credentials made, relabelled and revoked, and applications made and removed, by whom', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const member = (await d.member.get(`${d.ws}/credentials/self`)).body.principal as string;
       const made = await d.member.post(`${d.ws}/credentials`, {
         kind: 'member',
@@ -80,7 +82,7 @@ for (const backend of all) {
     });
 
     it('records the removal of an action contract, which lifts its rules', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const contract = {
         contract_version: 2,
         authorization: { forbidden: ['action:destructive'] },

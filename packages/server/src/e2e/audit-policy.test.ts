@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const sqlite = (await backends()).filter((backend) => backend.name === 'sqlite');
@@ -42,12 +42,14 @@ for (const backend of sqlite) {
     `changes of policy on the record (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
 
       it('profile, contract, overlay replace and trust, and remember are audit records, exported by the CLI', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const agent = (await d.agent.get(`${d.ws}/credentials/self`)).body.principal;
         const member = (await d.member.get(`${d.ws}/credentials/self`)).body.principal;
         expect(
@@ -158,7 +160,7 @@ for (const backend of sqlite) {
       });
 
       it("a contract park's audit line names the list, the contract version and what the person read", async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const created = await d.agent.post(`${d.ws}/runs`, {
           approval_mode: 'bypass',
           input: 'x',

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -28,6 +28,8 @@ type Row = { key: string; state: string; run_id: string };
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`claims past held rows (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -55,7 +57,7 @@ for (const backend of all) {
     };
 
     it("hands out another run's row while one run's sequential chain waits", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const chain = Array.from({ length: 40 }, (_, i) => ({ name: 'deploy', input: { step: i } }));
       const a = await runOf(chain, [DEPLOY]);
       const first = await claimNext();
@@ -83,7 +85,7 @@ for (const backend of all) {
     });
 
     it('pages on past rows a path lock holds back', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       // More mutations of one file than one read of candidates takes (16).
       const writes = Array.from({ length: 30 }, (_, i) => ({
         name: 'write_file',

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -43,13 +43,15 @@ async function serveUntilDone(d: Deployment, runId: string) {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`compaction (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     for (const limit of [{ context_limit_bytes: 600 }, { context_limit_tokens: 150 }] as const) {
       it(`past ${Object.keys(limit)[0]}, a summarizer row replaces older rounds between pre_compact and post_compact`, async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const created = await d.member.post(`${d.ws}/runs`, {
           approval_mode: 'bypass',
           input: 'read two files',
@@ -100,7 +102,7 @@ for (const backend of all) {
     }
 
     it('under the limit nothing is compacted and no compaction hook runs', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(`${d.ws}/runs`, {
         approval_mode: 'bypass',
         input: 'small',

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -22,6 +22,8 @@ type Row = {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`executor failure codes (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -62,7 +64,7 @@ for (const backend of all) {
 
     for (const code of ['approval_denied', 'approval_expired', 'question_expired', 'declined']) {
       it(`records ${code} from an executor as tool_failed: the run holds, a retry runs the call`, async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const { runId, row } = await failWith(code);
         expect(row).toMatchObject({
           state: 'failed',
@@ -79,7 +81,7 @@ for (const backend of all) {
     }
 
     it("keeps an executor's own code as it sent it", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { row } = await failWith('not_found');
       expect(row.error).toEqual({ code: 'not_found', detail: 'the target refused' });
     });

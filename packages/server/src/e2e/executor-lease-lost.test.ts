@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -16,6 +16,8 @@ for (const backend of all) {
     `lease_lost says what became of the row (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
@@ -24,7 +26,7 @@ for (const backend of all) {
         `/executor_api/v1/runs/${runId}/tasks/t1/${verb}`;
 
       it('tells a commit retried after it landed, and a heartbeat after it, that this claim committed the row', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const runId = (await d.agent.post(`${d.ws}/runs`, buildOnce)).body.id;
         const claim = await d.executor.post(row(runId, 'claim'), { lease_ms: 30_000 });
         expect(claim.status).toBe(200);
@@ -63,7 +65,7 @@ for (const backend of all) {
       });
 
       it('tells a claim whose lease lapsed that it did not commit the row, whoever holds it now', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const runId = (await d.agent.post(`${d.ws}/runs`, buildOnce)).body.id;
         const first = await d.executor.post(row(runId, 'claim'), { lease_ms: 1000 });
         expect(first.status).toBe(200);
@@ -103,7 +105,7 @@ for (const backend of all) {
       });
 
       it('fails a call whose lease lapsed after its run ended outcome_unknown (it may have run), and tells its late commit it did not commit it', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const runId = (await d.agent.post(`${d.ws}/runs`, buildOnce)).body.id;
         const claim = await d.executor.post(row(runId, 'claim'), { lease_ms: 1000 });
         expect(claim.status).toBe(200);

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const available = (await backends()).filter((backend) => backend.skip === null);
@@ -9,6 +9,8 @@ type Loose = any;
 
 describe.each(available)('a gateway call withdrawn with a reason, on $name', (backend) => {
   let d: Deployment;
+  const kernels = sharedKernels();
+  afterAll(() => kernels.close());
   afterEach(async () => {
     await d?.close();
   });
@@ -44,7 +46,7 @@ describe.each(available)('a gateway call withdrawn with a reason, on $name', (ba
   }
 
   it('keeps the reason on the row, its event and its audit record', async () => {
-    d = await deploy(backend);
+    d = await kernels.deploy(backend);
     const runId = await parkedGatewayCall();
     const reason = 'the user pressed stop in the MCP client';
     const canceled = await d.agent.post(`${d.ws}/runs/${runId}/calls/t1/cancel`, { reason });
@@ -64,7 +66,7 @@ describe.each(available)('a gateway call withdrawn with a reason, on $name', (ba
   });
 
   it('cancels without a reason as before, and refuses a reason it cannot keep, changing nothing', async () => {
-    d = await deploy(backend);
+    d = await kernels.deploy(backend);
     const runId = await parkedGatewayCall();
     for (const reason of ['', 'a\u0000b', 'x'.repeat(4097), 42]) {
       const refused = await d.agent.post(`${d.ws}/runs/${runId}/calls/t1/cancel`, { reason });

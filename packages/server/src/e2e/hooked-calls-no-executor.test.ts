@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -19,6 +19,8 @@ type Row = { key: string; state: string; tool_input: unknown };
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`hooked calls and executors (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -44,7 +46,7 @@ for (const backend of all) {
     }
 
     it('leaves a call approved after its hook gave up to the agent, granted once to its retry', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'ask', approval_rules: [] });
       await event({ event: 'session_start' });
       const parked = await event(bashPreTool('make deploy', 'tu-1'));
@@ -67,7 +69,7 @@ for (const backend of all) {
     });
 
     it('keeps a call the agent took from executors once its lease lapses without post_tool', async () => {
-      d = await deploy(backend, { maxLeaseMs: 300 });
+      d = await kernels.deploy(backend, { maxLeaseMs: 300 });
       await d.agent.put(PROFILE, { approval_mode: 'bypass', approval_rules: [] });
       await event({ event: 'session_start' });
       const granted = await event(bashPreTool('make build', 'tu-1'));
@@ -81,7 +83,7 @@ for (const backend of all) {
     });
 
     it("leaves a kernel-driven turn of a hooked session's conversation to executors", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'bypass', approval_rules: [] });
       const session = await event({ event: 'session_start' });
       const conversation = session.body.conversation_id as string;

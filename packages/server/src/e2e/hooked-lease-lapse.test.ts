@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { bashPostTool, bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -19,6 +19,8 @@ type Row = { key: string; state: string; error: { code: string; detail: string }
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`a hooked claim that lapses (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -30,7 +32,7 @@ for (const backend of all) {
       (await tasksOf(runId)).find((row) => row.key === key);
 
     it('fails the row outcome_unknown, and the approval is not spent twice', async () => {
-      d = await deploy(backend, { maxLeaseMs: 300 });
+      d = await kernels.deploy(backend, { maxLeaseMs: 300 });
       await d.agent.put(PROFILE, { approval_mode: 'ask', approval_rules: [] });
       await event({ event: 'session_start' });
       const parked = await event(bashPreTool('make deploy', 'tu-1'));
@@ -65,7 +67,7 @@ for (const backend of all) {
     });
 
     it('records a report that comes after the lapse, and grants nothing from it', async () => {
-      d = await deploy(backend, { maxLeaseMs: 300 });
+      d = await kernels.deploy(backend, { maxLeaseMs: 300 });
       await d.agent.put(PROFILE, { approval_mode: 'bypass', approval_rules: [] });
       await event({ event: 'session_start' });
       const granted = await event(bashPreTool('make build', 'tu-1'));

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -16,6 +16,8 @@ const RULES = [{ tool: 'Bash', path: 'command', match: 'ls*', verdict: 'allow' }
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`reports behind a stop (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -38,7 +40,7 @@ for (const backend of all) {
       }[];
 
     it('a stop that overtakes the last call’s report waits for it: the call is committed as run', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
       const granted = await event(bashPreTool('ls', 'tu-1'));
       expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
@@ -61,7 +63,7 @@ for (const backend of all) {
     });
 
     it('a granted call whose report never comes is closed as not run once the grace is over', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
       const granted = await event(bashPreTool('ls', 'tu-1'));
       const runId = granted.body.run_id as string;

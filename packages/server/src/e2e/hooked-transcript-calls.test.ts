@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { bashPostTool, bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -33,6 +33,8 @@ for (const backend of all) {
     `calls only the transcript shows (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
@@ -44,7 +46,7 @@ for (const backend of all) {
         );
 
       it('records the calls of the turn no hook saw, once, and not the ones that crossed the stage', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
         await event({ event: 'turn_start', text: 'tidy up' });
         const granted = await event(bashPreTool('ls', 'tu-1'));
@@ -110,7 +112,7 @@ for (const backend of all) {
       });
 
       it('matches a Gemini CLI call (no call id) to its row by tool and input', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, {
           approval_mode: 'rules',
           approval_rules: [
@@ -164,7 +166,7 @@ for (const backend of all) {
       });
 
       it('fails a call reported as succeeded that the transcript shows failed (Codex gives no exit code)', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, {
           approval_mode: 'rules',
           approval_rules: [{ tool: 'Bash', verdict: 'allow' }],
@@ -215,7 +217,7 @@ for (const backend of all) {
       });
 
       it('refuses a malformed list with a stable code and records nothing', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
         const granted = await event(bashPreTool('ls', 'tu-1'));
         const runId = granted.body.run_id as string;

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -17,6 +17,8 @@ for (const backend of all) {
     `a hooked turn opened by racing checks (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
@@ -37,7 +39,7 @@ for (const backend of all) {
       };
 
       it('makes one run, in which each call is granted once', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
         const ids = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
         const answers = await raceChecks(ids);
@@ -59,7 +61,7 @@ for (const backend of all) {
       });
 
       it('after a turn ended, racing checks open one next turn', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
         const [first] = await raceChecks(['b1']);
         for (const id of ['b1']) {

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { listCredentials } from '../store/accounts.js';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { connect, type Message, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
@@ -15,6 +15,8 @@ for (const backend of all) {
     `hooks and questions over WebSocket (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       const sockets: Socket[] = [];
       afterEach(async () => {
         for (const socket of sockets.splice(0)) socket.close();
@@ -22,7 +24,7 @@ for (const backend of all) {
       });
 
       it('a question is announced awaiting_human on the feed and nudged as ask on the cable', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const cable = await connect(`${d.url}/executor_api/v1/cable?after=0`, d.tokens.executor);
         const feed = await connect(`${d.url}${d.ws}/feed?after=0`, d.tokens.member);
         sockets.push(cable, feed);
@@ -51,7 +53,7 @@ for (const backend of all) {
       });
 
       it('a stop hook is nudged as hook; its failure is announced as a hold, never run.completed', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const cable = await connect(`${d.url}/executor_api/v1/cable?after=0`, d.tokens.executor);
         const feed = await connect(`${d.url}${d.ws}/feed?after=0`, d.tokens.member);
         sockets.push(cable, feed);
@@ -87,7 +89,7 @@ for (const backend of all) {
       });
 
       it('revoking the executor streams task.readdressed and stops nudging it', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const feed = await connect(`${d.url}${d.ws}/feed?after=0`, d.tokens.member);
         sockets.push(feed);
         const run = (

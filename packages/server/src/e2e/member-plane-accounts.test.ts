@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { client, type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { client, type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -9,12 +9,14 @@ for (const backend of all) {
     `agent applications and credentials (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
 
       it('a member creates an application, mints its tokens, and lists both', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const made = await d.member.post(`${d.ws}/agent_applications`, { name: 'second' });
         expect(made.status).toBe(201);
         expect(made.body).toMatchObject({ name: 'second', removed_at: null });
@@ -44,7 +46,7 @@ for (const backend of all) {
       });
 
       it('a workspace member credential outlives the removal of every application', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const unbound = await d.member.post(`${d.ws}/credentials`, {
           kind: 'member',
           agent_application_id: null,
@@ -79,7 +81,7 @@ for (const backend of all) {
       });
 
       it('refuses bad input and unknown ids with stable codes, changing nothing', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const before = (await d.member.get(`${d.ws}/agent_applications`)).body;
         const empty = await d.member.post(`${d.ws}/agent_applications`, { name: '' });
         expect(empty.status).toBe(400);

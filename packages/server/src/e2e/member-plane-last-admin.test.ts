@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { addMember, type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { addMember, type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -25,12 +25,14 @@ async function revocations(d: Deployment): Promise<Loose[]> {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`the last admin (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('refuses to revoke the last active admin with 409 last_admin, changing and recording nothing', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const self = (await d.member.get(`${d.ws}/credentials/self`)).body.credential_id as string;
       // An approver does not govern: it leaves the admin the last one.
       await addMember(d, 'Ana');
@@ -43,7 +45,7 @@ for (const backend of all) {
     });
 
     it('revokes an admin while another stays, and then refuses the one left', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const self = (await d.member.get(`${d.ws}/credentials/self`)).body.credential_id as string;
       const bo = await addMember(d, 'Bo', 'admin');
       expect((await bo.client.post(`${d.ws}/credentials/${self}/revoke`)).status).toBe(200);
@@ -54,7 +56,7 @@ for (const backend of all) {
     });
 
     it('lets exactly one of two admins revoking each other at once win', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const self = (await d.member.get(`${d.ws}/credentials/self`)).body.credential_id as string;
       const bo = await addMember(d, 'Bo', 'admin');
       const answers = await Promise.all([

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type Deployment,
-  deploy,
   leadsAndOutsider,
   putOverlay,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -35,6 +35,8 @@ const RM = { name: 'bash', input: { command: 'rm -rf build' } };
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`who lifts a deny or ask (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -53,7 +55,7 @@ for (const backend of all) {
     }
 
     it("refuses an approver's dropping of an admin's deny beside an allow, changing nothing; rm is still refused", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { cy, conversation, path } = await setUp({
         rules: [{ actions: ['destructive'], approvers: ['group:leads'], required: 2 }],
       });
@@ -91,7 +93,7 @@ for (const backend of all) {
     });
 
     it('lets an approver lift a deny while the policy asks no more than one approval by any member', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { cy, path } = await setUp(undefined);
       const lifted = await putOverlay(cy.client, path, BASH_ONLY);
       expect(lifted.status).toBe(200);

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const sqlite = (await backends()).filter((backend) => backend.name === 'sqlite');
@@ -14,12 +14,14 @@ for (const backend of sqlite) {
     `policy declarations that would lie (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
 
       it('refuses a custom rule set named like a built-in, and two custom sets with one id', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const shadow = await d.agent.put(PROFILE, {
           approval_mode: 'bypass',
           permission_rule_set: 'autonomous',
@@ -54,7 +56,7 @@ for (const backend of sqlite) {
       });
 
       it('keeps the contract version floor across a profile without a contract', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const put = (body: object) => d.agent.put(PROFILE, { approval_mode: 'bypass', ...body });
         expect((await put({ action_contract: contract(5, 'action:delete') })).status).toBe(200);
         expect((await put({})).status).toBe(200);

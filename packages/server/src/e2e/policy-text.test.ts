@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -35,12 +35,14 @@ const contract = (constraint: string) => ({
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`policy texts are Unicode text (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('an overlay reason with a lone surrogate or raw non-UTF-8 bytes is refused with 422 and a pointer; nothing is stored', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const path = `${d.ws}/overlays/user/me`;
       const before = (await d.member.get(path)).body;
       const lone = await d.member.put(path, {
@@ -65,7 +67,7 @@ for (const backend of all) {
     });
 
     it('a contract constraint with a lone surrogate or raw bytes is refused on profile.put, runs.create and tRPC alike', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const lone = await d.agent.put(PROFILE, contract(`keep ${LONE} backups`));
       expect(lone.status).toBe(422);
       expect(lone.body.error.problems[0]).toMatchObject({
@@ -114,7 +116,7 @@ for (const backend of all) {
     });
 
     it('a reason or constraint holding NUL is refused at every door with 422 holds_nul; nothing is stored', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const path = `${d.ws}/overlays/user/me`;
       const before = (await d.member.get(path)).body;
       const overlay = await d.member.put(path, {
@@ -158,7 +160,7 @@ for (const backend of all) {
     });
 
     it('what the model reads and says may hold any text: a lone surrogate in the input or a tool call is accepted', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'ask',
         input: `look ${LONE}`,

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
@@ -8,12 +8,14 @@ const script = (rounds: unknown[]) => ({ kind: 'scripted', rounds });
 
 describe('profile configuration and run-backed turns', () => {
   let d: Deployment;
+  const kernels = sharedKernels();
+  afterAll(() => kernels.close());
   afterEach(async () => {
     await d?.close();
   });
 
   it('refuses a bad declaration whole, listing every problem, and keeps the old version', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const good = await d.agent.put('/agent_api/v1/profile/configuration', {
       approval_mode: 'ask',
       approval_rules: [{ tool: 'ls', verdict: 'allow' }],
@@ -37,7 +39,7 @@ describe('profile configuration and run-backed turns', () => {
   });
 
   it('freezes the configuration on each turn, narrows by tightening, refuses widening', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     expect((await d.agent.post('/agent_api/v1/conversations')).status).toBe(201);
     const conversation = (await d.agent.post('/agent_api/v1/conversations')).body.id;
     const before = await d.agent.post(`/agent_api/v1/conversations/${conversation}/inputs`, {
@@ -87,7 +89,7 @@ describe('profile configuration and run-backed turns', () => {
   });
 
   it("a member's standalone run addresses its parks to nobody; author rows are pre-approved", async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const run = await d.member.post(`${d.ws}/runs`, {
       approval_mode: 'ask',
       approval_rules: [{ tool: 'danger', verdict: 'ask', origin: 'author' }],

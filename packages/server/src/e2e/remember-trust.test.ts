@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const sqlite = (await backends()).filter((backend) => backend.name === 'sqlite');
@@ -39,12 +39,14 @@ for (const backend of sqlite) {
     `approve and remember keeps its word (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
 
       it('"exactly this call" for a tool named b* grants b* again, never bash or bq', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const conversation = await conversationUnder(d);
         const input = { q: '*?[]|' };
         const first = await settledTurn(d, conversation, [{ name: 'b*', input }]);
@@ -75,7 +77,7 @@ for (const backend of sqlite) {
       });
 
       it('refuses remember with 422 remember_unavailable when Baseline parked the call', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const conversation = await conversationUnder(d, {
           tool_manifest: [
             { name: 'read_file', input_schema: { type: 'object' }, risk_traits: ['read'] },

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   claimAndCommit,
   type Deployment,
-  deploy,
   leadsAndOutsider,
   type MemberOf,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -20,6 +20,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`running an approved call again (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -65,7 +67,7 @@ for (const backend of all) {
       ).toBe(409);
 
     it('a member outside the approvers retries a deploy two leads approved: it parks for them again', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, lead2, cy } = await leadsPolicy(2);
       const runId = await failedDeploy([lead1, lead2]);
       const retried = await cy.client.post(`${tasks(runId)}/t1/retry`, {});
@@ -88,7 +90,7 @@ for (const backend of all) {
     });
 
     it('a lead retries a deploy one lead approves: it runs again at once; anyone else parks it', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, cy } = await leadsPolicy(1);
       const first = await failedDeploy([lead1]);
       expect((await lead1.client.post(`${tasks(first)}/t1/retry`, {})).body.state).toBe('runnable');

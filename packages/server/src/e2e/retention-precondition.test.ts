@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { runOperatorCli } from '../testing/operator-cli.js';
 import { backends } from '../testing/stores.js';
 
@@ -10,12 +10,14 @@ for (const backend of all) {
     `a retention change made from a read (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
 
       it('is refused with 409 stale_digest when the policy changed since the read, changing nothing', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const path = `${d.ws}/retention`;
         // Nothing set yet: null is what the caller read.
         const first = await d.member.put(path, {
@@ -56,7 +58,7 @@ for (const backend of all) {
       });
 
       it('of two made from the same read, takes one and refuses the other', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const path = `${d.ws}/retention`;
         const read = (await d.member.put(path, { events_days: 90, runs_days: 90, audit_days: 365 }))
           .body.updated_at as number;
@@ -77,7 +79,7 @@ for (const backend of all) {
       });
 
       it('through airlock retention set keeps the windows it does not name, as they are now', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const path = `${d.ws}/retention`;
         expect(
           (await d.member.put(path, { events_days: 90, runs_days: 90, audit_days: 365 })).status,

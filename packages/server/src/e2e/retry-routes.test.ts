@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -32,12 +32,14 @@ async function listedDecisions(d: Deployment, runId: string): Promise<string[]> 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`retry routes over HTTP (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it('a declined question retried asks again: listed, unclaimable, answered, and the run completes', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         scripted([
@@ -68,7 +70,7 @@ for (const backend of all) {
     });
 
     it('an invalid question retried answers 409 retry_refused; the hold stays until abandon', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         scripted([
@@ -95,7 +97,7 @@ for (const backend of all) {
     });
 
     it('a hook a deny rule refused is refused again on retry and never runs', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         scripted([{ final: 'answer' }], {
@@ -125,7 +127,7 @@ for (const backend of all) {
     });
 
     it('a hook a person denied retried parks again; once approved it runs and the run completes', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.member.post(
         `${d.ws}/runs`,
         scripted([{ final: 'reviewed' }], {

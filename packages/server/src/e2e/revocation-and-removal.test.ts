@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCredential, listCredentials } from '../store/accounts.js';
-import { client, type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { client, type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -28,12 +28,14 @@ async function operator(d: Deployment) {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`revocation and removal (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
 
     it("revoking the application's executor readdresses its held rows; the member door still answers", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(
         `${d.ws}/runs`,
         parking([
@@ -83,7 +85,7 @@ for (const backend of all) {
     });
 
     it('revoking one of two executors leaves the rows addressed to the application', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await createCredential(d.airlock.store, {
         workspaceId: d.workspaceId,
         kind: 'executor',
@@ -102,7 +104,7 @@ for (const backend of all) {
     });
 
     it('removing an agent application fences its credentials and force-stops its runs', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const op = await operator(d);
       const parked = await d.agent.post(
         `${d.ws}/runs`,
@@ -134,7 +136,7 @@ for (const backend of all) {
     });
 
     it('refuses to remove an application that an active member credential belongs to, until it is revoked', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const op = await operator(d);
       const remove = () => op.post(`${d.ws}/agent_applications/${d.appId}/remove`);
       const refused = await remove();

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CREDENTIAL_REVOKED_CLOSE } from '../feed/ws.js';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { connect, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
@@ -17,6 +17,8 @@ for (const backend of all) {
     `sockets of a revoked credential (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       const sockets: Socket[] = [];
       afterEach(async () => {
         for (const socket of sockets.splice(0)) socket.close();
@@ -24,7 +26,7 @@ for (const backend of all) {
       });
 
       it('closes its feed, its cable and its tRPC subscription, and leaves the others open', async () => {
-        d = await deploy(backend, { credentialRecheckMs: 100 });
+        d = await kernels.deploy(backend, { credentialRecheckMs: 100 });
         const make = async (kind: string) =>
           (await d.member.post(`${d.ws}/credentials`, { kind })).body as {
             credential_id: string;
@@ -63,7 +65,7 @@ for (const backend of all) {
 
       it('ends them at once when this kernel revokes, not at the next recheck (minutes here)', async () => {
         // Before, a revoked member's feed kept receiving the workspace's events until the recheck.
-        d = await deploy(backend, { credentialRecheckMs: 600_000 });
+        d = await kernels.deploy(backend, { credentialRecheckMs: 600_000 });
         const made = (await d.member.post(`${d.ws}/credentials`, { kind: 'member' })).body as {
           credential_id: string;
           token: string;

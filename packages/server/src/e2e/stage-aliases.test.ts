@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type Deployment,
-  deploy,
   leadsAndOutsider,
   putOverlay,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -18,6 +18,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`aliased calls (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -43,7 +45,7 @@ for (const backend of all) {
     }
 
     it("an admin's guardrail on deploy refuses a deploy the run aliased to another name", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [
         {
           ruleSetId: 'supervised',
@@ -61,7 +63,7 @@ for (const backend of all) {
     });
 
     it('the approval policy for deploy decides a deploy the run aliased to another name', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, cy } = await leadsAndOutsider(d, {
         rules: [{ tool: 'deploy', approvers: ['group:leads'] }],
       });

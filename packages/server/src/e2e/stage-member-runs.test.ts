@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   type Client,
   claimAndCommit,
   type Deployment,
-  deploy,
   leadsAndOutsider,
   type MemberOf,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -21,6 +21,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`a member's own run (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -53,7 +55,7 @@ for (const backend of all) {
     }
 
     it('a member outside the approvers grants a deploy by their own bypass run: it parks for the leads', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, cy } = await leadsPolicy(1);
       const { runId, row } = await bypassRun(cy.client, 'deploy');
       expect(row).toMatchObject({ origin: 'model', state: 'needs_approval' });
@@ -68,7 +70,7 @@ for (const backend of all) {
     });
 
     it("a lead's own run counts the lead's approval first; the second lead's runs it", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, lead2 } = await leadsPolicy(2);
       const { runId, row } = await bypassRun(lead1.client, 'deploy');
       expect(row.state).toBe('needs_approval');
@@ -80,7 +82,7 @@ for (const backend of all) {
     });
 
     it('a member outside the approvers declares a deploy hook on their own run: it parks for the leads', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, cy } = await leadsPolicy(1);
       const created = await cy.client.post(`${d.ws}/runs`, {
         approval_mode: 'rules',
@@ -110,7 +112,7 @@ for (const backend of all) {
     });
 
     it("an agent's bypass run keeps its declaration's grant", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       await leadsPolicy(2);
       const { row } = await bypassRun(d.agent, 'deploy');
       expect(row.state).toBe('runnable');

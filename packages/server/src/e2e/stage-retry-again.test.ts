@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   claimAndCommit,
   type Deployment,
-  deploy,
   leadsAndOutsider,
   type MemberOf,
   putOverlay,
+  sharedKernels,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -20,6 +20,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`a failed call run again (${backend.name})`, () => {
     let d: Deployment;
+    const kernels = sharedKernels();
+    afterAll(() => kernels.close());
     afterEach(async () => {
       await d?.close();
     });
@@ -71,7 +73,7 @@ for (const backend of all) {
     }
 
     it("a member outside the approvers retries a lead's appended deploy: it parks for the leads", async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1, lead2, cy } = await leadsAndOutsider(d, {
         rules: [{ tool: 'deploy', approvers: ['group:leads'] }],
       });
@@ -88,7 +90,7 @@ for (const backend of all) {
     });
 
     it('a lead retries the deploy they appended: it runs again at once', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const { lead1 } = await leadsAndOutsider(d, {
         rules: [{ tool: 'deploy', approvers: ['group:leads'] }],
       });
@@ -99,7 +101,7 @@ for (const backend of all) {
     });
 
     it('a guardrail added while a failed call held its run refuses the retry; the hold stays', async () => {
-      d = await deploy(backend);
+      d = await kernels.deploy(backend);
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'bypass',
         input: 'clean up',

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
-import { client, type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { client, type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 import { workspaceWithTokens } from '../testing/workspace-tokens.js';
 
@@ -54,12 +54,14 @@ for (const backend of sqlite) {
     `tool input schemas are a trust boundary (${backend.name})`,
     () => {
       let d: Deployment;
+      const kernels = sharedKernels();
+      afterAll(() => kernels.close());
       afterEach(async () => {
         await d?.close();
       });
 
       it('a catastrophic pattern is matched in linear time: /healthz answers while the call is evaluated', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const poller = pollHealthz(d.url);
         await new Promise((resolve) => setTimeout(resolve, 100));
         const started = d.agent.post(`${d.ws}/runs`, {
@@ -92,7 +94,7 @@ for (const backend of sqlite) {
       }, 60_000);
 
       it('refuses a pattern the linear engine cannot compile, with a pointer to it', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const put = await d.agent.put('/agent_api/v1/profile/configuration', {
           approval_mode: 'bypass',
           tool_manifest: [
@@ -119,7 +121,7 @@ for (const backend of sqlite) {
       });
 
       it('one workspace never sees the schemas another declared ($id, $ref)', async () => {
-        d = await deploy(backend);
+        d = await kernels.deploy(backend);
         const other = await workspaceWithTokens(d.airlock.store, 'b');
         const agentB = client(d.url, other.tokens.agent);
         const memberB = client(d.url, other.tokens.member);

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
@@ -38,12 +38,14 @@ async function readEvents(
 
 describe('lifecycle feed as a tRPC subscription', () => {
   let d: Deployment;
+  const kernels = sharedKernels();
+  afterAll(() => kernels.close());
   afterEach(async () => {
     await d?.close();
   });
 
   it('streams tracked events and resumes from lastEventId', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const run = await d.agent.post(`${d.ws}/runs`, {
       approval_mode: 'ask',
       input: 'x',
@@ -82,7 +84,7 @@ describe('lifecycle feed as a tRPC subscription', () => {
   });
 
   it('starts at the head with after latest, skipping the history, as the WebSocket feed does', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const scripted = { kind: 'scripted', rounds: [{ final: 'f' }] };
     const runBody = (input: string) => ({ approval_mode: 'ask', input, provider: scripted });
     const before = await d.agent.post(`${d.ws}/runs`, runBody('x'));
@@ -126,7 +128,7 @@ describe('lifecycle feed as a tRPC subscription', () => {
   });
 
   it('holds one abort listener per subscription, however many times it waits for events', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
@@ -169,7 +171,7 @@ describe('lifecycle feed as a tRPC subscription', () => {
   });
 
   it('pings a quiet subscription and tells its client when to give up on a silent one', async () => {
-    d = await deploy(sqlite!, { timeouts: { feedPingMs: 200 } });
+    d = await kernels.deploy(sqlite!, { timeouts: { feedPingMs: 200 } });
     const controller = new AbortController();
     const response = await fetch(
       `${d.url}/trpc/runs.feed?input=${encodeURIComponent(

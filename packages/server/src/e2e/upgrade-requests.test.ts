@@ -1,6 +1,6 @@
 import { connect as tcpConnect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, sharedKernels } from '../testing/harness.js';
 import { connect } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
@@ -52,12 +52,14 @@ function exchange(
 
 describe.skipIf(!sqlite)('requests that ask to switch protocols', () => {
   let d: Deployment;
+  const kernels = sharedKernels();
+  afterAll(() => kernels.close());
   afterEach(async () => {
     await d?.close();
   });
 
   it('is dropped: the kernel keeps serving requests and sockets', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const url = new URL(d.url);
     const feedPath = `${new URL(`${d.url}${d.ws}/feed`).pathname}?after=0`;
     for (const delayMs of [0, 1, 5]) {
@@ -79,7 +81,7 @@ describe.skipIf(!sqlite)('requests that ask to switch protocols', () => {
   });
 
   it('answers an upgrade to another protocol as plain HTTP, or refuses one with a body it cannot read', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const url = new URL(d.url);
     const path = `${new URL(`${d.url}${d.ws}/runs`).pathname}?limit=1`;
     const h2c =
@@ -102,7 +104,7 @@ describe.skipIf(!sqlite)('requests that ask to switch protocols', () => {
   });
 
   it('refuses what is no WebSocket handshake with a JSON error', async () => {
-    d = await deploy(sqlite!);
+    d = await kernels.deploy(sqlite!);
     const url = new URL(d.url);
     const handshake = (method: string, version: string) =>
       exchange(
