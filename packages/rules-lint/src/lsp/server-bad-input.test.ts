@@ -1,6 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../testing/build-dist.js';
-import { type RawLspSession, startRawLsp } from '../testing/raw-lsp.js';
+import { type RawLspSession, type RawMessage, startRawLsp } from '../testing/raw-lsp.js';
 
 let cli = '';
 const sessions: RawLspSession[] = [];
@@ -19,11 +19,35 @@ async function start(): Promise<RawLspSession> {
   return session;
 }
 
-const uri = 'file:///nowhere/agent.rules.json';
+/**
+ * One server for every case that leaves it running (a start costs about a
+ * second): each case speaks of documents of its own and reads only the
+ * messages that came after it began, so none sees another's.
+ */
+let served: Promise<RawLspSession> | undefined;
+let cases = 0;
 
-/** Sends a valid open and resolves with the diagnostics published for it. */
+afterAll(async () => {
+  (await served)?.kill();
+});
+
+/** The shared server, a uri no other case names, and the messages since this call. */
+async function sharedServer() {
+  served ??= startRawLsp(cli);
+  const session = await served;
+  cases += 1;
+  const from = session.messages.length;
+  return {
+    session,
+    uri: `file:///nowhere/agent-${cases}.rules.json`,
+    since: (): RawMessage[] => session.messages.slice(from),
+  };
+}
+
+/** Sends a valid open of a document no case named before and resolves with whether its diagnostics were published. */
 async function lintsAfterwards(session: RawLspSession): Promise<boolean> {
-  const good = 'file:///nowhere/good.rules.json';
+  cases += 1;
+  const good = `file:///nowhere/good-${cases}.rules.json`;
   session.send({
     jsonrpc: '2.0',
     method: 'textDocument/didOpen',
@@ -37,16 +61,25 @@ async function lintsAfterwards(session: RawLspSession): Promise<boolean> {
   return published !== undefined;
 }
 
+/** Stands for the case's own uri in the rows below. */
+const URI = 'the case uri';
+const withUri = (textDocument: Record<string, unknown> | undefined, uri: string) =>
+  textDocument && textDocument.uri === URI ? { ...textDocument, uri } : textDocument;
+
 describe('the language server on malformed notifications', () => {
   it.each([
     ['a number as uri', { uri: 5, languageId: 'json', version: 1, text: '[]' }],
-    ['null as text', { uri, languageId: 'json', version: 1, text: null }],
-    ['a number as text', { uri, languageId: 'json', version: 1, text: 42 }],
-    ['no text', { uri, languageId: 'json', version: 1 }],
+    ['null as text', { uri: URI, languageId: 'json', version: 1, text: null }],
+    ['a number as text', { uri: URI, languageId: 'json', version: 1, text: 42 }],
+    ['no text', { uri: URI, languageId: 'json', version: 1 }],
     ['no textDocument', undefined],
   ])('survives a didOpen with %s and keeps linting', async (_label, textDocument) => {
-    const session = await start();
-    session.send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument } });
+    const { session, uri } = await sharedServer();
+    session.send({
+      jsonrpc: '2.0',
+      method: 'textDocument/didOpen',
+      params: { textDocument: withUri(textDocument, uri) },
+    });
     session.send({
       jsonrpc: '2.0',
       method: 'textDocument/didChange',
@@ -57,29 +90,37 @@ describe('the language server on malformed notifications', () => {
     expect(session.stderr()).not.toMatch(/\n\s+at /);
   });
   it.each([
-    ['no version', { uri, languageId: 'json', text: '[{"tool": "bash", "verdict": "allow"}]' }],
-    ['a string as version', { uri, languageId: 'json', version: 'one', text: '[]' }],
+    [
+      'no version',
+      { uri: URI, languageId: 'json', text: '[{"tool": "bash", "verdict": "allow"}]' },
+    ],
+    ['a string as version', { uri: URI, languageId: 'json', version: 'one', text: '[]' }],
   ])(
     'drops a didOpen with %s instead of failing every request on it',
     async (_label, textDocument) => {
-      const session = await start();
-      session.send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument } });
+      const { session, uri, since } = await sharedServer();
+      const hoverId = `hover-${uri}`;
       session.send({
         jsonrpc: '2.0',
-        id: 'hover',
+        method: 'textDocument/didOpen',
+        params: { textDocument: withUri(textDocument, uri) },
+      });
+      session.send({
+        jsonrpc: '2.0',
+        id: hoverId,
         method: 'textDocument/hover',
         params: { textDocument: { uri }, position: { line: 0, character: 3 } },
       });
-      const hover = await session.waitFor((message) => message.id === 'hover');
+      const hover = await session.waitFor((message) => message.id === hoverId);
       expect(hover).toMatchObject({ result: null });
       expect(await lintsAfterwards(session)).toBe(true);
-      const logs = session.messages
+      const logs = since()
         .filter((message) => message.method === 'window/logMessage')
         .map((message) => (message.params as { message: string }).message);
       expect(logs).toEqual([
         'rules-lint: ignored a textDocument/didOpen whose uri, version or text is not usable',
       ]);
-      const published = session.messages.filter(
+      const published = since().filter(
         (message) =>
           message.method === 'textDocument/publishDiagnostics' &&
           (message.params as { uri: string }).uri === uri,
@@ -117,6 +158,7 @@ describe('the language server when its input ends or breaks', () => {
 
   it('stops without a stack trace when the client closes the server output', async () => {
     const session = await start();
+    const uri = 'file:///nowhere/agent.rules.json';
     session.child.stdout!.destroy();
     for (let version = 1; version <= 20; version += 1) {
       session.send({
@@ -134,7 +176,7 @@ describe('the language server when its input ends or breaks', () => {
   });
 
   it('skips a well-framed body that is not JSON and keeps serving', async () => {
-    const session = await start();
+    const { session } = await sharedServer();
     session.write('Content-Length: 8\r\n\r\nnot json');
     expect(await lintsAfterwards(session)).toBe(true);
     expect(session.child.exitCode).toBeNull();
@@ -143,8 +185,7 @@ describe('the language server when its input ends or breaks', () => {
 
 describe('the language server on a document over the size limit', () => {
   it('publishes one file_too_large diagnostic and lints nothing else', async () => {
-    const session = await start();
-    const big = 'file:///nowhere/big.rules.json';
+    const { session, uri: big } = await sharedServer();
     // Valid JSON whose rule would be reported (unknown verdict) if it were linted.
     const text = `[{"tool": "bash", "verdict": "maybe"}${' '.repeat(4 * 1024 * 1024)}]`;
     session.send({
@@ -167,19 +208,18 @@ describe('the language server on a document over the size limit', () => {
     });
     session.send({
       jsonrpc: '2.0',
-      id: 'hover',
+      id: 'hover-big',
       method: 'textDocument/hover',
       params: { textDocument: { uri: big }, position: { line: 0, character: 3 } },
     });
-    const hover = await session.waitFor((message) => message.id === 'hover');
+    const hover = await session.waitFor((message) => message.id === 'hover-big');
     expect(hover).toMatchObject({ result: null });
   });
 });
 
 describe('the language server on a burst of edits', () => {
   it('publishes the current version last, never an older one after it, after a burst of edits', async () => {
-    const session = await start();
-    const edited = 'file:///nowhere/edited.rules.json';
+    const { session, uri: edited } = await sharedServer();
     const frames = [
       {
         jsonrpc: '2.0',
