@@ -9,7 +9,8 @@ import { FD_LONG_FLAGS } from './recursive-reads.js';
  * known builders, linters, test runners and editors (`tsc -p .`, `eslint .`, `cmake ..`,
  * `code .`), which read the directory given as they read the one they run in with no word.
  * Their words name a guarded path only when they are one (`find secrets`, `eslint .env`); a
- * word leaving the project root is read as any other (permissions/shell-paths.ts). The list is
+ * builder's word leaving the project root is read as any other (permissions/shell-paths.ts), a
+ * lister's still names only (`tree ..`). The list is
  * explicit: an unknown program, or a known one with an option that prints, writes or runs
  * what it finds (`find -exec`, `prettier --write`, `eslint -f json`), reads the words as before.
  */
@@ -22,6 +23,8 @@ export interface NamesOnlyWords {
   readonly patterns: readonly number[];
   /** Whether the command lists the working directory given no path (`find -name x`, `tree`). */
   readonly listsHere: boolean;
+  /** A lister's (`tree`, `find -name x`): it prints names only, even of a directory outside the project. */
+  readonly lister?: true;
 }
 
 /** find's actions that run, print content, write or remove (`-fprint FILE` writes the list). */
@@ -165,7 +168,9 @@ export function namesOnlyWords(
   if (shellWords.slice(1).some((word) => mayBecomeOption(program, word))) return undefined;
   const words = shellWords.map((word) => word.text);
   const lister = LISTERS.get(program);
-  if (lister !== undefined) return lister(words);
+  const listed = lister?.(words);
+  if (listed !== undefined) return { ...listed, lister: true };
+  if (lister !== undefined) return undefined;
   // `python -m pytest .` runs pytest.
   const module = /^python[\d.]*$/.test(program) && words[1] === '-m' ? 2 : 0;
   const builder = BUILDERS.get(module === 0 ? program : (words[2] ?? ''));

@@ -8,7 +8,7 @@ import type { ShellWord } from './lexed-line.js';
 import { declaredAssignments, recordDeclarations, recordSetters } from './line-variables.js';
 import { readsListedNames } from './listed-names.js';
 import { messageWords } from './message-words.js';
-import { namesOnlyWords } from './names-only-words.js';
+import { type NamesOnlyWords, namesOnlyWords } from './names-only-words.js';
 import { programName } from './program-paths.js';
 import type { ProgramValues } from './program-variables.js';
 import { recursiveReads } from './recursive-reads.js';
@@ -95,9 +95,9 @@ export interface WalkTargets {
    */
   readonly namedOnly: string[];
   /**
-   * Words a names-only lister or a known builder is given (`find src`, `tree`, `eslint .`; see
-   * names-only-words.ts), `.` for one listing where it runs: read as {@link namedOnly} while they
-   * lie inside the project, as any word outside it (`cmake ..` run in the project root).
+   * Words a known builder is given (`eslint .`; see names-only-words.ts): read as {@link
+   * namedOnly} while they lie inside the project, as any word outside it (`cmake ..` run in the
+   * project root). A names-only lister's (`find src`, `tree ..`) are {@link namedOnly} wherever.
    */
   readonly listed: string[];
   /**
@@ -147,6 +147,15 @@ export function withTags(
   return changed;
 }
 
+/**
+ * Where a names-only command's words go: a lister's (`tree ..`, `find / -name x`) prints names
+ * wherever they lie, as a listing tool's directory above the project root does; a builder's
+ * (`cmake ..`) reads the files of one outside the project.
+ */
+function listedInto(targets: WalkTargets, listing: NamesOnlyWords | undefined): string[] {
+  return listing?.lister === true ? targets.namedOnly : targets.listed;
+}
+
 /** Records one classified command. */
 export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
   const texts = textsOf(words);
@@ -178,7 +187,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).
       if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
       else if (namedOnly.has(index)) walk.targets.namedOnly.push(word.text);
-      else if (listed.has(index)) walk.targets.listed.push(word.text);
+      else if (listed.has(index)) listedInto(walk.targets, listing).push(word.text);
       else (printer ? walk.targets.printed : walk.targets.words).push(word.text);
       if (word.dynamic) walk.targets.expanded.push(word.text);
     }
@@ -193,7 +202,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
           had === undefined || had === filter ? filter : null,
         );
       }
-    } else if (listing.listsHere) walk.targets.listed.push('.');
+    } else if (listing.listsHere) listedInto(walk.targets, listing).push('.');
     if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
     recordDeclarations(walk.targets, words);
     recordSetters(walk.targets, words);

@@ -79,10 +79,19 @@ describe('a names-only lister is decided as a listing of names, not a read of co
     expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
   });
 
-  it.each(['find ..', 'find / -name .env', 'tree ..', 'du -sh /'])(
-    'asks for %j, which lists above the project root',
+  // A lister prints names above the project root too, as a listing tool's directory there does.
+  it.each(['find ..', 'find / -name .env', 'tree ..', 'du -sh /', 'ls -R ..'])(
+    'grants %j, which lists names above the project root',
     (command) => {
-      expect(decide(command, [denyEnv])).toMatchObject({ verdict: 'ask', index: 0 });
+      expect(decide(command, [denyEnv]).verdict).toBe('allow');
+      expect(decide(command, [denySecrets]).verdict).toBe('allow');
+    },
+  );
+
+  it.each(['find .. -name x -exec cat {} +', 'tree /repo/secrets', 'du -sh ../repo/secrets'])(
+    'asks for %j, which reads above the project root or lists a guarded directory',
+    (command) => {
+      expect(decide(command, [denySecrets])).toMatchObject({ verdict: 'ask', index: 0 });
     },
   );
 });
