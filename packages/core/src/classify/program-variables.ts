@@ -33,13 +33,15 @@ export function recordAssignedProgram(values: ProgramValues, word: ShellWord): v
   recordProgramValue(values, named[1]!, word.text.slice(named[0].length));
 }
 
-/** Records what a declaration assigns (`export v=rm`, `local a=(rm -rf)`); `words` follow `program`. */
+/** Records what a declaration assigns (`export v=rm`, `local a=(rm -rf)`): `words` from `from` on. */
 export function recordDeclaredPrograms(
   values: ProgramValues,
   program: string,
-  words: readonly ShellWord[],
+  { words, from }: { words: readonly ShellWord[]; from: number },
 ): void {
-  if (DECLARERS.has(program)) for (const word of words) recordAssignedProgram(values, word);
+  if (!DECLARERS.has(program)) return;
+  for (let index = from; index < words.length; index++)
+    recordAssignedProgram(values, words[index]!);
 }
 
 /**
