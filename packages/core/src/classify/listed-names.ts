@@ -4,7 +4,8 @@ import { programName } from './program-paths.js';
 /*
  * Programs that read the names of the files they read from a list (a file or their input):
  * `tar -cf out.tar -T list`, `rsync --files-from=list . dest`, `zip out.zip -@ < list`,
- * `cpio -o < list`. The words say nothing of which files those are.
+ * `cpio -o < list`, `sort --files0-from=list`, `7z a out.7z @list`. The words say nothing of
+ * which files those are.
  */
 
 /** Whether a command reads the names of the files it reads from a list its words do not hold. */
@@ -23,6 +24,16 @@ export function readsListedNames(words: readonly string[]): boolean {
       return args.includes('-@') || args.includes('--names-stdin');
     case 'cpio':
       return args.some((arg) => /^-[a-zA-Z]*[op]/.test(arg) || arg === '--create');
+    // GNU's `--files0-from=F` reads the names of the files it reads from F.
+    case 'sort':
+    case 'wc':
+    case 'du':
+      return optionValues(args, ['--files0-from']).length > 0;
+    // `7z a out.7z @list` archives the files list names (7-Zip's list files).
+    case '7z':
+    case '7za':
+    case '7zz':
+      return args.some((arg) => arg.startsWith('@'));
     default:
       return false;
   }

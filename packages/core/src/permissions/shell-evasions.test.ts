@@ -56,6 +56,10 @@ describe('paths a shell command names past its plain words', () => {
     'rsync --files-from=list src /tmp/d',
     'zip out.zip -@ < list',
     'cpio -o < list > out.cpio',
+    // bash 5.2 ran sort --files0-from=list with list naming .env: it printed the file.
+    'sort --files0-from=list',
+    'wc --files0-from list',
+    '7z a out.7z @list',
   ])('asks for %j, which runs or reads what a pipe or a file names', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('ask');
   });
