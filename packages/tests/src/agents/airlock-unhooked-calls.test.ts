@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AgentTests, agentTests } from './agent-tests.js';
+import { type AgentTests, agentTests, holdFor } from './agent-tests.js';
 import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // A call no hook asks or tells about: Airlock's entries for the tool events are gone (a person
@@ -36,16 +36,16 @@ function withoutToolHooks(sandbox: AgentSandbox): void {
 
 /**
  * A kernel in bypass mode and a sandbox of `agent` whose model asks for `echo ONE` and `false`,
- * each held by `tests` as soon as it exists.
+ * each held by `hold` as soon as it exists.
  */
 async function startSession(
   agent: 'claude-code' | 'codex' | 'gemini',
   one: string,
-  tests: AgentTests,
+  hold: AgentTests['hold'],
 ): Promise<{ airlock: AirlockKernel; sandbox: AgentSandbox }> {
-  const airlock = tests.hold(await startAirlockKernel());
+  const airlock = hold(await startAirlockKernel());
   await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
-  const sandbox = tests.hold(
+  const sandbox = hold(
     await createAgentSandbox(agent, [
       { kind: 'shell', command: `echo ${one}` },
       { kind: 'shell', command: 'false' },
@@ -61,9 +61,9 @@ async function startSession(
 async function expectUnhookedCallsRecorded(
   agent: 'claude-code' | 'codex' | 'gemini',
   client: 'node' | 'bash' | 'http',
-  tests: AgentTests,
+  hold: AgentTests['hold'],
 ): Promise<void> {
-  const { airlock, sandbox } = await startSession(agent, 'unhooked-one', tests);
+  const { airlock, sandbox } = await startSession(agent, 'unhooked-one', hold);
   installAirlockHooks(
     sandbox,
     airlock,
@@ -92,36 +92,41 @@ async function expectUnhookedCallsRecorded(
   expect(unstaged[0]?.tool_use_id).toMatch(/scripted_0000/);
 }
 
-describe.each(['claude-code', 'codex', 'gemini'] as const)(
+describe.concurrent.each(['claude-code', 'codex', 'gemini'] as const)(
   '%s: calls that ran with no hook for them',
   { timeout: 300_000 },
   (agent) => {
-    const tests = agentTests(agent);
-    const { missing } = tests;
+    const { missing } = agentTests(agent);
 
-    it.skipIf(missing)('are recorded in the turn’s story from the transcript at Stop', async () => {
-      await expectUnhookedCallsRecorded(agent, 'node', tests);
-    });
+    it.skipIf(missing)(
+      'are recorded in the turn’s story from the transcript at Stop',
+      async (context) => {
+        await expectUnhookedCallsRecorded(agent, 'node', holdFor(context));
+      },
+    );
 
     // The shell clients post each event as it is; the turn's end runs the Node.js client.
     it.skipIf(missing)(
       'are recorded too when the tool events went through the bash client',
-      async () => {
-        await expectUnhookedCallsRecorded(agent, 'bash', tests);
+      async (context) => {
+        await expectUnhookedCallsRecorded(agent, 'bash', holdFor(context));
       },
     );
 
     // Only Claude Code has HTTP hooks.
     if (agent === 'claude-code') {
-      it.skipIf(missing)('are recorded too when the other events are HTTP hooks', async () => {
-        await expectUnhookedCallsRecorded(agent, 'http', tests);
-      });
+      it.skipIf(missing)(
+        'are recorded too when the other events are HTTP hooks',
+        async (context) => {
+          await expectUnhookedCallsRecorded(agent, 'http', holdFor(context));
+        },
+      );
     }
 
     it.skipIf(missing)(
       'with every hook in place, no call counts as unseen; the transcript only corrects a failure',
-      async () => {
-        const { airlock, sandbox } = await startSession(agent, 'hooked-one', tests);
+      async (context) => {
+        const { airlock, sandbox } = await startSession(agent, 'hooked-one', holdFor(context));
         installAirlockHooks(sandbox, airlock);
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
