@@ -29,6 +29,16 @@ export function readsListedNames(words: readonly string[]): boolean {
     case 'wc':
     case 'du':
       return optionValues(args, ['--files0-from']).length > 0;
+    // A patch names the files it changes: `patch < fix.diff`, `git apply fix.diff` (but a check).
+    case 'patch':
+      return !args.some((arg) => arg === '--dry-run' || arg === '-C');
+    case 'git':
+      return (
+        args[0] === 'apply' &&
+        !args.some(
+          (arg) => /^--(check|stat|numstat|summary)$/.test(arg) && !args.includes('--apply'),
+        )
+      );
     // `7z a out.7z @list` archives the files list names (7-Zip's list files).
     case '7z':
     case '7za':

@@ -1,5 +1,5 @@
 import { gitContentReads } from './git-content-reads.js';
-import { packedDirectories } from './packed-directories.js';
+import { packedDirectories, unpackedDirectories } from './packed-directories.js';
 import { programName } from './program-paths.js';
 import { servedDirectories } from './served-directories.js';
 
@@ -262,7 +262,10 @@ export function recursiveReads(words: readonly string[]): string[] {
     return starts.length === 0 ? ['.'] : starts;
   }
   if (program === 'git') return gitContentReads(args);
-  const served = servedDirectories(program, args) ?? packedDirectories(program, args);
+  const served =
+    servedDirectories(program, args) ??
+    packedDirectories(program, args) ??
+    unpackedDirectories(program, args);
   if (served !== null) return served;
   const copier = TREE_COPIERS.get(program);
   // Every operand, the destination too: which is which depends on options not read here.

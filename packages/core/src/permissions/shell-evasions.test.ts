@@ -103,3 +103,30 @@ describe('paths a shell command names past its plain words', () => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
 });
+
+describe('a command writing files its words do not name', () => {
+  const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
+
+  // bash 5.2 ran `unzip -o a.zip` (a.zip holding .env) and `patch -p1 < x.patch` (a patch of
+  // .env): each rewrote .env.
+  it.each([
+    'unzip -o a.zip',
+    'unzip a.zip -d src',
+    'unzip -dsrc a.zip',
+    'patch -p1 < x.patch',
+    'patch -i x.patch',
+    'git apply x.patch',
+  ])('asks for %j under a deny of **/.env', (command) => {
+    expect(decide(command, [denyEnv]).verdict).toBe('ask');
+  });
+
+  it.each([
+    'unzip -l a.zip',
+    'unzip -p a.zip notes.txt',
+    'unzip a.zip -d build',
+    'git apply --check x.patch',
+    'patch --dry-run < x.patch',
+  ])('grants %j under a deny of secrets/**', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+});
