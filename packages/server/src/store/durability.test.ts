@@ -66,14 +66,16 @@ describe('the durability setting', () => {
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
       );
-    const dataDir = join(tempDir(), 'data');
-    const flag = await serve(['--data-dir', dataDir, '--durability', 'fast']);
+    // The two starts (each a CLI process) go at once, each on a directory of its own.
+    const [flag, env] = await Promise.all([
+      serve(['--data-dir', join(tempDir(), 'data'), '--durability', 'fast']),
+      serve(['--data-dir', join(tempDir(), 'data')], { AIRLOCK_DURABILITY: 'off' }),
+    ]);
     expect(flag).toEqual({
       code: 2,
       stderr:
         'airlock serve: --durability must be full or relaxed, not "fast" (invalid_durability)\n',
     });
-    const env = await serve(['--data-dir', dataDir], { AIRLOCK_DURABILITY: 'off' });
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('AIRLOCK_DURABILITY must be full or relaxed, not "off"');
   });

@@ -15,6 +15,8 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(
     `a met call whose settling unit failed (${backend.name})`,
+    // The backends' kernels side by side: the case waits out the sweep's first retry (1 s).
+    { concurrent: true },
     () => {
       let w: SettleWorkspace;
       beforeAll(async () => {
