@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { useExecutorKernel } from '../support/executor-kernel.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
 import { type Steer, startSteeringProxy } from '../support/steering-proxy.js';
-import { type CaseWorkspace, caseWorkspace } from './case-workspace.js';
 
 /** A commit whose body carries `marker` is steered as told; everything else passes. */
 function steerCommits(marker: string, first: Steer, then: Steer = first) {
@@ -15,17 +14,12 @@ function steerCommits(marker: string, first: Steer, then: Steer = first) {
   };
 }
 
-/**
- * Commits that never arrive, or arrive unanswered: the row commits once, in bounded time. The
- * cases mostly wait out leases, so they run side by side, each in a workspace of its own.
- */
-describe.concurrent('executor commits that cannot arrive or are not answered', () => {
+/** Commits that never arrive, or arrive unanswered: the row commits once, in bounded time. */
+describe('executor commits that cannot arrive or are not answered', () => {
   const fixture = useExecutorKernel();
+  const { start, runs, ended } = fixture;
 
-  it('commits result_undeliverable once when the result never arrives while heartbeats do: no livelock, no rerun', async ({
-    onTestFinished,
-  }) => {
-    const { start, runs, ended } = await caseWorkspace(fixture, onTestFinished);
+  it('commits result_undeliverable once when the result never arrives while heartbeats do: no livelock, no rerun', async () => {
     const proxy = await startSteeringProxy(
       fixture.kernel.url,
       steerCommits('never-arrives', 'stall'),
@@ -78,7 +72,6 @@ describe.concurrent('executor commits that cannot arrive or are not answered', (
    * reported): what the executor ran, reported and committed.
    */
   const buildOnce = async (
-    { start, runs, ended }: CaseWorkspace,
     proxyUrl: string,
     result: string,
     { timeoutMs, leaseMs = 1000 }: { timeoutMs?: number; leaseMs?: number } = {},
@@ -113,10 +106,7 @@ describe.concurrent('executor commits that cannot arrive or are not answered', (
   };
 
   for (const lost of ['drop_answer', 'hold_answer'] as const) {
-    it(`treats a retry refused because its first attempt landed as committed (${lost})`, async ({
-      onTestFinished,
-    }) => {
-      const workspace = await caseWorkspace(fixture, onTestFinished);
+    it(`treats a retry refused because its first attempt landed as committed (${lost})`, async () => {
       const proxy = await startSteeringProxy(
         fixture.kernel.url,
         steerCommits('lands-unanswered', lost, 'forward'),
@@ -127,7 +117,6 @@ describe.concurrent('executor commits that cannot arrive or are not answered', (
         // not lapse it first (at 1 s the retry met a lapsed lease, and the executor reported the
         // lost answer instead, in a fresh-clone run beside other jobs).
         const { ran, errors, committed, runId } = await buildOnce(
-          workspace,
           proxy.url,
           'lands-unanswered',
           lost === 'hold_answer' ? { timeoutMs: 3000 } : { timeoutMs: 15_000, leaseMs: 5000 },
@@ -136,7 +125,7 @@ describe.concurrent('executor commits that cannot arrive or are not answered', (
         expect(committed).toHaveLength(1);
         expect(committed[0]).toMatchObject({ state: 'succeeded', result: 'lands-unanswered' });
         expect(ran).toBe(1);
-        const [task] = await workspace.runs().run(runId).tasks();
+        const [task] = await runs().run(runId).tasks();
         expect(task).toMatchObject({ state: 'succeeded', result: 'lands-unanswered', attempts: 1 });
       } finally {
         await proxy.close();
@@ -144,10 +133,7 @@ describe.concurrent('executor commits that cannot arrive or are not answered', (
     });
   }
 
-  it("recognises a landed commit by the refusal's claim, whatever its detail says", async ({
-    onTestFinished,
-  }) => {
-    const workspace = await caseWorkspace(fixture, onTestFinished);
+  it("recognises a landed commit by the refusal's claim, whatever its detail says", async () => {
     // The first attempt lands unanswered; the retry's lease_lost reaches the executor reworded.
     const reworded: Steer = {
       rewrite: (body) => {
@@ -162,7 +148,7 @@ describe.concurrent('executor commits that cannot arrive or are not answered', (
     );
     try {
       // A lease a loaded machine does not lapse before the retry (see the drop_answer case above).
-      const { ran, errors, committed } = await buildOnce(workspace, proxy.url, 'lands-reworded', {
+      const { ran, errors, committed } = await buildOnce(proxy.url, 'lands-reworded', {
         leaseMs: 5000,
       });
       expect(errors).toEqual([]);
@@ -175,10 +161,7 @@ describe.concurrent('executor commits that cannot arrive or are not answered', (
     }
   });
 
-  it('close({abort: true}) stops heartbeating a row whose commit is still on the wire', async ({
-    onTestFinished,
-  }) => {
-    const { start, runs, ended } = await caseWorkspace(fixture, onTestFinished);
+  it('close({abort: true}) stops heartbeating a row whose commit is still on the wire', async () => {
     let heartbeats = 0;
     const steer = steerCommits('stuck-on-the-wire', 'stall');
     const proxy = await startSteeringProxy(fixture.kernel.url, (request) => {

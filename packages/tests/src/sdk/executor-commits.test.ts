@@ -2,20 +2,18 @@ import { ToolError } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
 import { useExecutorKernel } from '../support/executor-kernel.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
-import { caseWorkspace } from './case-workspace.js';
 
 /**
  * Commits the kernel refuses or cannot take now: each tool runs once, never again for it. The
- * cases wait out leases after their run ended, so they run side by side: these two each in a
- * workspace of its own, the outage (which stops its kernel) on a kernel of its own.
+ * cases wait out leases after their run ended: the outage (which stops its kernel) runs on a
+ * kernel of its own beside the two others, which run one after the other (their 1 s leases
+ * lapsed under a machine at load 30 when they ran side by side too).
  */
 describe.concurrent('executor commits against a real kernel', () => {
   const fixture = useExecutorKernel();
+  const { start, runs, ended } = fixture;
 
-  it('commits a result or failure the kernel cannot take as a failure once, never running the tool again', async ({
-    onTestFinished,
-  }) => {
-    const { start, runs, ended } = await caseWorkspace(fixture, onTestFinished);
+  it.sequential('commits a result or failure the kernel cannot take as a failure once, never running the tool again', async () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
     const handlers: Record<string, () => unknown> = {
@@ -92,10 +90,7 @@ describe.concurrent('executor commits against a real kernel', () => {
     }
   });
 
-  it('commits the row when onRan or onCommitted throws: the tool runs once', async ({
-    onTestFinished,
-  }) => {
-    const { start, runs, ended } = await caseWorkspace(fixture, onTestFinished);
+  it.sequential('commits the row when onRan or onCommitted throws: the tool runs once', async () => {
     const ran: string[] = [];
     const errors: Error[] = [];
     const executor = start(
