@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { client, waitFor } from '../testing/harness.js';
 import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
@@ -184,15 +184,26 @@ function expectSeededRowsExportedOnce(
   return runs;
 }
 
+/**
+ * The kernel processes a case started, stopped when it ends: the cases run at once (each waits on
+ * its own kernels and database), so none may stop another's.
+ */
+function kernelsOfCase(onTestFinished: (fn: () => Promise<void>) => void): KernelProcess[] {
+  const kernels: KernelProcess[] = [];
+  onTestFinished(async () => {
+    for (const kernel of kernels.splice(0)) await kernel.stop();
+  });
+  return kernels;
+}
+
 describe.skipIf(skip !== null)(
   'retention with two kernel processes on one PostgreSQL database',
+  { concurrent: true },
   () => {
-    const kernels: KernelProcess[] = [];
-    afterEach(async () => {
-      for (const kernel of kernels.splice(0)) await kernel.stop();
-    });
-
-    it('exports each pruned row exactly once, whichever kernel prunes it', async () => {
+    it('exports each pruned row exactly once, whichever kernel prunes it', async ({
+      onTestFinished,
+    }) => {
+      const kernels = kernelsOfCase(onTestFinished);
       const databaseUrl = await freshPostgresDatabase();
       const dirs = [mkdtempSync(join(root, 'a-')), mkdtempSync(join(root, 'b-'))];
       // At full pace: the test is of exactly-once export, not of how pruning shares the kernel.
@@ -244,7 +255,10 @@ describe.skipIf(skip !== null)(
       expect(runs.flatMap((line) => line.approvals as unknown[])).toHaveLength(RUNS);
     }, 240_000);
 
-    it('exports each pruned row exactly once when a kernel is killed between an export and its delete', async () => {
+    it('exports each pruned row exactly once when a kernel is killed between an export and its delete', async ({
+      onTestFinished,
+    }) => {
+      const kernels = kernelsOfCase(onTestFinished);
       const databaseUrl = await freshPostgresDatabase();
       const dir = mkdtempSync(join(root, 'killed-'));
       const args = [
@@ -303,13 +317,11 @@ describe.skipIf(skip !== null)(
   },
 );
 
-describe('retention on SQLite, a kernel killed between an export and its delete', () => {
-  const kernels: KernelProcess[] = [];
-  afterEach(async () => {
-    for (const kernel of kernels.splice(0)) await kernel.stop();
-  });
-
-  it('exports each pruned row exactly once', async () => {
+describe('retention on SQLite, a kernel killed between an export and its delete', {
+  concurrent: true,
+}, () => {
+  it('exports each pruned row exactly once', async ({ onTestFinished }) => {
+    const kernels = kernelsOfCase(onTestFinished);
     const dataDir = mkdtempSync(join(root, 'sqlite-'));
     const dir = join(dataDir, 'exports');
     const args = ['--retention-interval', '100ms', '--retention-pace', '1'];
