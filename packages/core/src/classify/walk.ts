@@ -17,6 +17,8 @@ import { type ActionTag, orderedTags } from './tags.js';
 
 /** Programs that print their words and open no file: a glob given them names, it reads nothing. */
 const PRINTERS = new Set(['echo', 'printf']);
+/** A word that is one variable's value or one command's output (`$HOME`, `${HOME}`, `$(date)`). */
+const QUOTED_VALUE = /^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*|\((?!\().*\))$/s;
 
 /** One simple command found in a shell line, with its action tags. */
 export interface ClassifiedSegment {
@@ -184,6 +186,8 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
     for (const index of listing?.patterns ?? []) declared.add(index);
     for (const [index, word] of words.entries()) {
       if (index === 0 || declared.has(index)) continue;
+      // `echo "$HOME"` prints one quoted value whole (no glob): it opens nothing, names nothing.
+      if (printer && word.dynamic && word.splits !== true && QUOTED_VALUE.test(word.text)) continue;
       // A jq filter is code: only the names inside it are read (see filter-operands.ts).
       if (index === filter && !word.dynamic) walk.targets.code.push(word.text);
       else if (namedOnly.has(index)) walk.targets.namedOnly.push(word.text);

@@ -113,6 +113,16 @@ describe('a shell word whose expansion may lead anywhere', () => {
     expect(decide(command, [denySecrets]).verdict).toBe('allow');
   });
 
+  it('grants a printer given one quoted value whole, which opens and names nothing', () => {
+    for (const command of ['echo "$HOME"', 'printf \'%s\\n\' "$PWD"', 'echo "$(date)"']) {
+      expect(decide(command, [denySecrets]).verdict).toBe('allow');
+    }
+    // Unquoted, the value may be a glob; with text around it, a name; a substitution is read.
+    for (const command of ['echo $HOME', 'echo "secrets/$X"', 'echo "$(cat secrets/key)"']) {
+      expect(decide(command, [denySecrets]).verdict).toBe('ask');
+    }
+  });
+
   it('reads a variable naming no file as some name, not as nothing, before a path', () => {
     // bash 5.2 ran `cat $USER/.env` with USER=u beside u/.env: it printed u/.env.
     const denyEnv: PermissionRule = { verdict: 'deny', targets: ['**/.env'] };
