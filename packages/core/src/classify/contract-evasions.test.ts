@@ -115,6 +115,11 @@ const REFUSED = [
   'a=(rm -rf); "${a[@]}" victim',
   'for p in rm; do $p victim; done',
   'export v=rm; $v victim',
+  // A literal default runs when the variable is unset (bash 5.2 ran rm: victim was gone).
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  '${X:-rm} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  '${X=rm} -rf victim',
   // An awk program's literal command (bash 5.2 ran awk's system(): victim was gone).
   'awk \'BEGIN { system("rm -rf victim") }\'',
   'awk \'BEGIN { system("rm -rf " "victim") }\'',

@@ -17,6 +17,8 @@ const NAMED = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
 /** `$v`, `${v}`, `${v[@]}`, `${v[*]}`, `${v[0]}`: a word that is a variable's value, or its elements. */
 const REFERENCE =
   /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:\[(?:[@*]|[0-9]+)\])?\})$/;
+/** `${X:-rm}`, `${X-rm}`, `${X:=rm}`, `${X=rm}` with a literal default. */
+const DEFAULTED = /^\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^$`{}'"\\]+)\}$/;
 const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
 /** Records one value of a variable. */
@@ -47,13 +49,19 @@ export function recordDeclaredPrograms(
 /**
  * The words each value the line assigns a program word's variable gives (`rm -rf` of `$v`
  * after `v='rm -rf'`, of `${a[@]}` after `a=(rm -rf)`), split at blanks with quotes dropped,
- * which reads more words than bash may, never fewer; null when the word is no plain reference
- * or the line assigns the variable no literal value.
+ * which reads more words than bash may, never fewer, and a literal default (`rm` of `${X:-rm}`);
+ * null when the word is no plain reference or default, or the line gives no literal value.
  */
 export function programAlternatives(text: string, values: ProgramValues): string[][] | null {
   const match = REFERENCE.exec(text);
-  const known = match === null ? undefined : values.get(match[1] ?? match[2]!);
-  if (known === undefined) return null;
+  // `${X:-rm}` and `${X=rm}` run rm when X is unset or empty: the default is one value more.
+  const fallback = DEFAULTED.exec(text);
+  const name = match === null ? fallback?.[1] : (match[1] ?? match[2]!);
+  const known = [
+    ...(name === undefined ? [] : (values.get(name) ?? [])),
+    ...(fallback === null ? [] : [fallback[2]!]),
+  ];
+  if (known.length === 0) return null;
   const alternatives = known
     .map((value) => {
       const array = /^\((.*)\)$/s.exec(value);
