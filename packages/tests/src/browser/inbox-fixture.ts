@@ -56,7 +56,7 @@ type BrowserHolder = { [WORKER_BROWSER]?: Promise<Browser> };
  * worker run one after another, each in contexts of its own that it closes at
  * its end. A browser that crashed or closed is launched again for the next file.
  */
-function workerBrowser(): Promise<Browser> {
+export function workerBrowser(): Promise<Browser> {
   const holder = globalThis as BrowserHolder;
   const current = holder[WORKER_BROWSER];
   if (current) return current;

@@ -83,12 +83,16 @@ export interface AxeViolation {
  * over through the DevTools protocol, so the page's CSP stays strict.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource);
+  // Once a page: a page checked again (after an edit, a new state) keeps the axe it loaded.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(...args: unknown[]): Promise<unknown> } })
       .axe;
     const result = (await axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      // Violations are reported whole; passes and checks that do not apply (which nothing
+      // here reads) keep one node each: a warm check took 70-260 ms instead of 250-700 ms.
+      resultTypes: ['violations'],
     })) as {
       violations: {
         id: string;
