@@ -1,14 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type Client, client, waitFor } from '../testing/harness.js';
-
-const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const repoRoot = resolve(packageDir, '../..');
-const cli = join(packageDir, 'dist/cli.js');
 
 interface Served {
   child: ChildProcess;
@@ -16,14 +12,14 @@ interface Served {
   stderr: string;
 }
 
-/** Spawns `node dist/cli.js serve` and waits until it listens. */
+/** Spawns `airlock serve` (the build when current, else the sources) and waits until it listens. */
 async function serve(dataDir: string, extra: string[] = []): Promise<Served> {
   const child = spawn(
     process.execPath,
     // The parks must outlive a kill -9 and a restart even on a loaded machine (a restart took
     // over 4 s at load 15), so the check after the restart still finds them waiting.
     [
-      cli,
+      ...CLI_NODE_ARGS,
       'serve',
       '--port',
       '0',
@@ -46,7 +42,8 @@ async function serve(dataDir: string, extra: string[] = []): Promise<Served> {
   });
   served.url = await waitFor(
     async () => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout)?.[1] ?? null,
-    { what: 'the kernel to listen' },
+    // From the sources (no current build) a start transpiles the kernel first: seconds at load.
+    { what: 'the kernel to listen', timeoutMs: 60_000 },
   );
   return served;
 }
@@ -55,10 +52,8 @@ describe('crash and restart of `airlock serve` (kill -9)', () => {
   let dataDir: string;
   const children: ChildProcess[] = [];
   beforeAll(() => {
-    // The test drives the built CLI; make sure dist is current.
-    execFileSync(join(repoRoot, 'node_modules/.bin/tsc'), ['-b', 'packages/server'], {
-      cwd: repoRoot,
-    });
+    // The CLI as every process test runs it (testing/cli-entry.ts): the build when it is current,
+    // as in CI, which builds first; else the sources, never a stale build. No `tsc -b` here.
     dataDir = mkdtempSync(join(tmpdir(), 'airlock-crash-'));
   });
   afterAll(() => {
@@ -123,5 +118,5 @@ describe('crash and restart of `airlock serve` (kill -9)', () => {
     second.child.kill('SIGTERM');
     const code = await new Promise((r) => second.child.once('exit', r));
     expect(code).toBe(0);
-  });
+  }, 120_000);
 });
