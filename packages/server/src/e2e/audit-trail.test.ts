@@ -151,36 +151,25 @@ for (const backend of all) {
       expect(new Set(all.map((r) => r.run_id))).toEqual(new Set([ruled, expired, hooked]));
       const later = await lines(d, `${d.ws}/audit?since=${Date.now() + 60_000}`);
       expect(later).toEqual([]);
-      const { stdout, stderr } = await run(
-        process.execPath,
-        [CLI, 'audit', 'export', '--since', '1h'],
-        {
-          env: {
-            ...process.env,
-            AIRLOCK_URL: d.url,
-            AIRLOCK_TOKEN: d.tokens.member,
-            AIRLOCK_WORKSPACE: d.workspaceId,
-          },
-        },
-      );
+      const env = {
+        ...process.env,
+        AIRLOCK_URL: d.url,
+        AIRLOCK_TOKEN: d.tokens.member,
+        AIRLOCK_WORKSPACE: d.workspaceId,
+      };
+      // Both exports at once: each is a CLI process of its own, mostly starting.
+      const [{ stdout, stderr }, after] = await Promise.all([
+        run(process.execPath, [CLI, 'audit', 'export', '--since', '1h'], { env }),
+        run(process.execPath, [CLI, 'audit', 'export', '--after', String(all.at(-2).seq)], {
+          env,
+        }),
+      ]);
       const exported = stdout
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line));
       expect(exported).toEqual(all);
       expect(stderr).toBe('');
-      const after = await run(
-        process.execPath,
-        [CLI, 'audit', 'export', '--after', String(all.at(-2).seq)],
-        {
-          env: {
-            ...process.env,
-            AIRLOCK_URL: d.url,
-            AIRLOCK_TOKEN: d.tokens.member,
-            AIRLOCK_WORKSPACE: d.workspaceId,
-          },
-        },
-      );
       expect(after.stdout.trim().split('\n')).toHaveLength(1);
     });
 
@@ -206,11 +195,10 @@ for (const backend of all) {
         const written = readFileSync(file, 'utf8').split('\n').filter(Boolean);
         return { terminal: stdout, written };
       };
-      const local = await exportOnTerminal('');
+      const [local, ci] = await Promise.all([exportOnTerminal(''), exportOnTerminal('true')]);
       expect(local.written).toHaveLength(all.length);
       expect(local.terminal).toContain(`airlock audit export: ${all.length} decisions written`);
       expect(local.terminal).toContain('\u001b[2K');
-      const ci = await exportOnTerminal('true');
       expect(ci.written).toHaveLength(all.length);
       expect(ci.terminal).not.toContain('decisions written');
     });
