@@ -108,7 +108,9 @@ async function backupWhileCallsAreOut(
   await waitFor(
     async () => (await member.get(`${ws}/runs/${runId}/tasks/t2`)).body.state === 'runnable',
   );
-  const claimed = await executor.post(`${tasks}/t1/claim`, {});
+  // A lease far past the case's length: were it to lapse (the 30 s default did, in a case slowed
+  // to 75 s on a loaded machine), t1 would be claimable again in the store restored unfenced.
+  const claimed = await executor.post(`${tasks}/t1/claim`, { lease_ms: 3_600_000 });
   expect(claimed.status).toBe(200);
   const backup = await backupOf(served, name);
 
