@@ -1,4 +1,4 @@
-import { afterEach, type TestContext } from 'vitest';
+import { afterEach } from 'vitest';
 import { type AgentName, missingAgentReason } from './agent-binaries.js';
 
 /** What a test starts and must stop: a sandbox, a kernel, an executor. */
@@ -38,17 +38,5 @@ export function agentTests(agent: AgentName): AgentTests {
       held.push(resource);
       return resource;
     },
-  };
-}
-
-/**
- * For a test that runs concurrently with others (`describe.concurrent`), where an afterEach
- * cannot tell whose resources are whose: closes what `hold` is given once that test ends, even
- * one that failed halfway, the last held first.
- */
-export function holdFor(context: TestContext): AgentTests['hold'] {
-  return (resource) => {
-    context.onTestFinished(() => resource.close());
-    return resource;
   };
 }

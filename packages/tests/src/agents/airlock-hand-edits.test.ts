@@ -4,7 +4,7 @@ import { doctor } from '@airlock/hooks';
 import { describe, expect, it } from 'vitest';
 import { type AgentName, agentNames } from './agent-binaries.js';
 import { createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AgentTests, agentTests, holdFor } from './agent-tests.js';
+import { agentTests } from './agent-tests.js';
 import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // Airlock's entries edited by hand. A person hooks one agent by copying another's entry into its
@@ -41,14 +41,14 @@ const SHAPE_EDITS: Record<string, (hook: Record<string, unknown>) => void> = {
   },
 };
 
-describe.concurrent.each(agentNames)(
+describe.each(agentNames)(
   "%s with Airlock's entries edited by hand",
   { timeout: 300_000 },
   (agent) => {
-    const { missing } = agentTests(agent);
+    const { missing, hold } = agentTests(agent);
 
     /** A kernel refusing every call, and the agent hooked to it, asked for `echo ran >> ran.log`. */
-    async function hooked(hold: AgentTests['hold']) {
+    async function hooked() {
       const airlock = hold(await startAirlockKernel());
       await airlock.setProfile({
         approval_mode: 'rules',
@@ -64,8 +64,8 @@ describe.concurrent.each(agentNames)(
 
     it.skipIf(missing)(
       'an entry copied from another agent refuses the call: nothing runs',
-      async (context) => {
-        const { sandbox, settings: path } = await hooked(holdFor(context));
+      async () => {
+        const { sandbox, settings: path } = await hooked();
         const installed = readFileSync(path, 'utf8');
         const copied = installed.replaceAll(`.js ${agent} `, `.js ${COPIED_FROM[agent]} `);
         expect(copied).not.toBe(installed);
@@ -77,10 +77,10 @@ describe.concurrent.each(agentNames)(
       },
     );
 
-    it.skipIf(missing || agent === 'codex').for(Object.keys(SHAPE_EDITS))(
+    it.skipIf(missing || agent === 'codex').each(Object.keys(SHAPE_EDITS))(
       'with %s, a call runs only where doctor fails the entry',
-      async (edit, context) => {
-        const { sandbox, settings } = await hooked(holdFor(context));
+      async (edit) => {
+        const { sandbox, settings } = await hooked();
         const parsed = JSON.parse(readFileSync(settings, 'utf8'));
         SHAPE_EDITS[edit]?.(parsed.hooks[PRE_TOOL[agent]][0].hooks[0]);
         writeFileSync(settings, JSON.stringify(parsed, null, 2));

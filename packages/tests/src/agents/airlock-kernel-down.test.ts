@@ -8,13 +8,11 @@ import {
   permissionModes,
   runAgent,
 } from './agent-sandbox.js';
-import { agentTests, holdFor } from './agent-tests.js';
+import { agentTests } from './agent-tests.js';
 import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // The kernel dies between two tool calls of one session: whatever the agent's own permission mode,
-// the next call is refused by Airlock's hook (fail closed) and nothing of it runs. Each mode's
-// session has its own kernel and sandbox; the sessions of one agent run side by side, as they
-// mostly wait (on the agent's start, its hook processes, the model server).
+// the next call is refused by Airlock's hook (fail closed) and nothing of it runs.
 const SHELL = 'Bash|run_shell_command';
 
 function ranLines(sandbox: AgentSandbox): string[] {
@@ -22,16 +20,15 @@ function ranLines(sandbox: AgentSandbox): string[] {
   return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
 }
 
-describe.concurrent.each(agentNames)(
+describe.each(agentNames)(
   '%s with the kernel killed mid-session',
   { timeout: 300_000 },
   (agent) => {
-    const { missing } = agentTests(agent);
+    const { missing, hold } = agentTests(agent);
 
-    it.skipIf(missing).for(permissionModes[agent])(
+    it.skipIf(missing).each(permissionModes[agent])(
       'refuses the next call under %s',
-      async (mode, context) => {
-        const hold = holdFor(context);
+      async (mode) => {
         const kernel = hold(await startAirlockKernel());
         await kernel.setProfile({
           approval_mode: 'rules',

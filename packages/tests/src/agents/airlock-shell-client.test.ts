@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentNames } from './agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AgentTests, agentTests, holdFor } from './agent-tests.js';
+import { agentTests } from './agent-tests.js';
 import { installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 import type { ScriptStep } from './model-servers/scripted-server.js';
 
@@ -26,13 +26,13 @@ const cases = agentNames.flatMap((agent) =>
   (['sh', 'bash'] as const).map((client) => ({ agent, client })),
 );
 
-describe.concurrent.each(cases)(
+describe.each(cases)(
   '$agent through the $client hook client',
   { timeout: 300_000 },
   ({ agent, client }) => {
-    const { missing } = agentTests(agent);
+    const { missing, hold } = agentTests(agent);
 
-    async function setUp(hold: AgentTests['hold'], script: ScriptStep[]) {
+    async function setUp(script: ScriptStep[]) {
       const airlock = hold(await startAirlockKernel());
       await airlock.setProfile({ approval_mode: 'rules', approval_rules: RULES });
       const sandbox = hold(await createAgentSandbox(agent, script));
@@ -42,8 +42,8 @@ describe.concurrent.each(cases)(
 
     it.skipIf(missing)(
       'a denied rm -r leaves build/ intact and the model reads why; a granted command runs once',
-      async (context) => {
-        const { sandbox, airlock } = await setUp(holdFor(context), [
+      async () => {
+        const { sandbox, airlock } = await setUp([
           { kind: 'shell', command: 'rm -r ./build' },
           { kind: 'shell', command: 'echo granted >> ran.log && echo story-output' },
         ]);
@@ -82,8 +82,7 @@ describe.concurrent.each(cases)(
 
     it.skipIf(missing)(
       'with the kernel stopped mid-session, the next call is refused and does not run',
-      async (context) => {
-        const hold = holdFor(context);
+      async () => {
         const kernel = hold(await startAirlockKernel());
         await kernel.setProfile({ approval_mode: 'rules', approval_rules: RULES });
         const sandbox = hold(

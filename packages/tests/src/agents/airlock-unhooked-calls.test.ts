@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
-import { type AgentTests, agentTests, holdFor } from './agent-tests.js';
+import { type AgentTests, agentTests } from './agent-tests.js';
 import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
 
 // A call no hook asks or tells about: Airlock's entries for the tool events are gone (a person
@@ -36,16 +36,16 @@ function withoutToolHooks(sandbox: AgentSandbox): void {
 
 /**
  * A kernel in bypass mode and a sandbox of `agent` whose model asks for `echo ONE` and `false`,
- * each held by `hold` as soon as it exists.
+ * each held by `tests` as soon as it exists.
  */
 async function startSession(
   agent: 'claude-code' | 'codex' | 'gemini',
   one: string,
-  hold: AgentTests['hold'],
+  tests: AgentTests,
 ): Promise<{ airlock: AirlockKernel; sandbox: AgentSandbox }> {
-  const airlock = hold(await startAirlockKernel());
+  const airlock = tests.hold(await startAirlockKernel());
   await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
-  const sandbox = hold(
+  const sandbox = tests.hold(
     await createAgentSandbox(agent, [
       { kind: 'shell', command: `echo ${one}` },
       { kind: 'shell', command: 'false' },
@@ -61,9 +61,9 @@ async function startSession(
 async function expectUnhookedCallsRecorded(
   agent: 'claude-code' | 'codex' | 'gemini',
   client: 'node' | 'bash' | 'http',
-  hold: AgentTests['hold'],
+  tests: AgentTests,
 ): Promise<void> {
-  const { airlock, sandbox } = await startSession(agent, 'unhooked-one', hold);
+  const { airlock, sandbox } = await startSession(agent, 'unhooked-one', tests);
   installAirlockHooks(
     sandbox,
     airlock,
@@ -92,41 +92,36 @@ async function expectUnhookedCallsRecorded(
   expect(unstaged[0]?.tool_use_id).toMatch(/scripted_0000/);
 }
 
-describe.concurrent.each(['claude-code', 'codex', 'gemini'] as const)(
+describe.each(['claude-code', 'codex', 'gemini'] as const)(
   '%s: calls that ran with no hook for them',
   { timeout: 300_000 },
   (agent) => {
-    const { missing } = agentTests(agent);
+    const tests = agentTests(agent);
+    const { missing } = tests;
 
-    it.skipIf(missing)(
-      'are recorded in the turn’s story from the transcript at Stop',
-      async (context) => {
-        await expectUnhookedCallsRecorded(agent, 'node', holdFor(context));
-      },
-    );
+    it.skipIf(missing)('are recorded in the turn’s story from the transcript at Stop', async () => {
+      await expectUnhookedCallsRecorded(agent, 'node', tests);
+    });
 
     // The shell clients post each event as it is; the turn's end runs the Node.js client.
     it.skipIf(missing)(
       'are recorded too when the tool events went through the bash client',
-      async (context) => {
-        await expectUnhookedCallsRecorded(agent, 'bash', holdFor(context));
+      async () => {
+        await expectUnhookedCallsRecorded(agent, 'bash', tests);
       },
     );
 
     // Only Claude Code has HTTP hooks.
     if (agent === 'claude-code') {
-      it.skipIf(missing)(
-        'are recorded too when the other events are HTTP hooks',
-        async (context) => {
-          await expectUnhookedCallsRecorded(agent, 'http', holdFor(context));
-        },
-      );
+      it.skipIf(missing)('are recorded too when the other events are HTTP hooks', async () => {
+        await expectUnhookedCallsRecorded(agent, 'http', tests);
+      });
     }
 
     it.skipIf(missing)(
       'with every hook in place, no call counts as unseen; the transcript only corrects a failure',
-      async (context) => {
-        const { airlock, sandbox } = await startSession(agent, 'hooked-one', holdFor(context));
+      async () => {
+        const { airlock, sandbox } = await startSession(agent, 'hooked-one', tests);
         installAirlockHooks(sandbox, airlock);
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
