@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type Deployment, sharedKernels, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const sqlite = (await backends()).filter((backend) => backend.name === 'sqlite');
 const execute = promisify(execFile);
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const PROFILE = '/agent_api/v1/profile/configuration';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON lines loosely and assert on them.
@@ -144,7 +143,7 @@ for (const backend of sqlite) {
         // The run's own audit has its remember; the CLI export has every record.
         const ofRun = await auditLines(d, `${d.ws}/runs/${runId}/audit`);
         expect(ofRun.filter((r) => r.event === 'policy.changed')).toEqual([remember]);
-        const { stdout } = await execute(process.execPath, [CLI, 'audit', 'export'], {
+        const { stdout } = await execute(process.execPath, [...CLI_NODE_ARGS, 'audit', 'export'], {
           env: {
             ...process.env,
             AIRLOCK_URL: d.url,

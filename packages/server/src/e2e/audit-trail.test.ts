@@ -2,15 +2,14 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON lines loosely and assert on them.
 type Loose = any;
@@ -159,10 +158,14 @@ for (const backend of all) {
       };
       // Both exports at once: each is a CLI process of its own, mostly starting.
       const [{ stdout, stderr }, after] = await Promise.all([
-        run(process.execPath, [CLI, 'audit', 'export', '--since', '1h'], { env }),
-        run(process.execPath, [CLI, 'audit', 'export', '--after', String(all.at(-2).seq)], {
-          env,
-        }),
+        run(process.execPath, [...CLI_NODE_ARGS, 'audit', 'export', '--since', '1h'], { env }),
+        run(
+          process.execPath,
+          [...CLI_NODE_ARGS, 'audit', 'export', '--after', String(all.at(-2).seq)],
+          {
+            env,
+          },
+        ),
       ]);
       const exported = stdout
         .split('\n')
@@ -181,7 +184,11 @@ for (const backend of all) {
         // util-linux `script` gives the command a pseudo-terminal, as a person's shell would.
         const { stdout } = await run(
           'script',
-          ['-qec', `"${process.execPath}" "${CLI}" audit export > "${file}"`, '/dev/null'],
+          [
+            '-qec',
+            `"${process.execPath}" ${CLI_NODE_ARGS.map((arg) => `"${arg}"`).join(' ')} audit export > "${file}"`,
+            '/dev/null',
+          ],
           {
             env: {
               ...process.env,
