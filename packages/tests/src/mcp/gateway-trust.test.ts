@@ -264,13 +264,18 @@ describe('MCP gateway: who may open a session', () => {
         .where('provider', 'like', '{"kind":"gateway"%')
         .execute();
     const earlier = new Set((await gatewayRuns()).map((run) => run.id));
-    const quick = await gateway.listenHttp({ sessionIdleMs: 400 });
+    // Idle long enough that a loaded machine's pause between the client's initialize and its next
+    // message (over 400 ms once, three test files at a time) does not end the session early.
+    const quick = await gateway.listenHttp({ sessionIdleMs: 2_500 });
     const client = await sdkConnect(quick.url, kernel.workspace.tokens.agent);
     await client.callTool({ name: 'fs__list_allowed_directories', arguments: {} });
     expect(quick.sessions).toBe(1);
     const [mine] = (await gatewayRuns()).filter((run) => !earlier.has(run.id));
     expect(mine?.state).toBe('running');
-    await eventually(() => quick.sessions === 0, { what: 'the idle session to end' });
+    await eventually(() => quick.sessions === 0, {
+      what: 'the idle session to end',
+      timeoutMs: 20_000,
+    });
     await eventually(
       async () => (await gatewayRuns()).find((run) => run.id === mine?.id)?.state === 'completed',
       { what: 'the gateway run to end' },
