@@ -61,6 +61,22 @@ export interface Deployment {
   close(): Promise<void>;
 }
 
+/** A new workspace on a running kernel, with its tokens and a client for each. */
+async function freshWorkspace(airlock: Airlock): Promise<Omit<Deployment, 'restart' | 'close'>> {
+  const { workspaceId, appId, tokens } = await workspaceWithTokens(airlock.store, 'test');
+  return {
+    airlock,
+    url: airlock.url,
+    workspaceId,
+    appId,
+    tokens,
+    agent: client(airlock.url, tokens.agent),
+    executor: client(airlock.url, tokens.executor),
+    member: client(airlock.url, tokens.member),
+    ws: `/api/v1/workspaces/${workspaceId}`,
+  };
+}
+
 /** Starts a kernel on a fresh store of a backend, with one workspace and its tokens. */
 export async function deploy(
   backend: Backend,
@@ -85,17 +101,8 @@ export async function deploy(
     ...opened.location,
     sweepIntervalMs: options.sweepIntervalMs ?? 50,
   });
-  const { workspaceId, appId, tokens } = await workspaceWithTokens(airlock.store, 'test');
   const deployment: Deployment = {
-    airlock,
-    url: airlock.url,
-    workspaceId,
-    appId,
-    tokens,
-    agent: client(airlock.url, tokens.agent),
-    executor: client(airlock.url, tokens.executor),
-    member: client(airlock.url, tokens.member),
-    ws: `/api/v1/workspaces/${workspaceId}`,
+    ...(await freshWorkspace(airlock)),
     async restart() {
       const port = deployment.airlock.http.port;
       await deployment.airlock.close();
@@ -125,18 +132,8 @@ function holdsFunction(value: unknown): boolean {
 
 /** A deployment on a fresh workspace of a running kernel; closing it leaves the kernel running. */
 async function workspaceOn(kernel: Deployment): Promise<Deployment> {
-  const { airlock } = kernel;
-  const { workspaceId, appId, tokens } = await workspaceWithTokens(airlock.store, 'test');
   return {
-    airlock,
-    url: airlock.url,
-    workspaceId,
-    appId,
-    tokens,
-    agent: client(airlock.url, tokens.agent),
-    executor: client(airlock.url, tokens.executor),
-    member: client(airlock.url, tokens.member),
-    ws: `/api/v1/workspaces/${workspaceId}`,
+    ...(await freshWorkspace(kernel.airlock)),
     async restart() {
       throw new Error('a kernel the cases of a block share is not restarted: use deploy()');
     },
