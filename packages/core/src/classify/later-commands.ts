@@ -6,6 +6,7 @@ import { editorCommands, isEditor } from './editor-commands.js';
 import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { optionValues } from './flags.js';
 import { gitTags } from './git-tags.js';
+import { DECLARERS } from './line-variables.js';
 import { READER_PROGRAMS, readerCommands } from './reader-commands.js';
 import { readSedScript } from './sed-script.js';
 import { SQL_ESCAPE_CLIENTS, sqlClientEscapes } from './sql-client-escapes.js';
@@ -14,7 +15,6 @@ import { tarOptions } from './tar-listing.js';
 
 /** `ssh -o` options whose value runs a command (here, or on the remote host). */
 const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
-const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
 const AWKS = ['awk', 'gawk', 'mawk', 'nawk'];
 /** Every program {@link laterCommands} reads beyond the editors. */

@@ -21,7 +21,8 @@ const NAMED = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/;
 const ELEMENT = /^([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=/;
 /** A word naming a variable or one of its elements, as `read` and `printf -v` take it. */
 const NAME = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[|$)/;
-const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+/** The builtins that declare variables (`export v=x`, `local a=(x y)`). */
+export const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 /** Builtins that set the variables their words name (`read F`, `mapfile -t L`, `getopts o OPT`). */
 const NAME_SETTERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'wait']);
 

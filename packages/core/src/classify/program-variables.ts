@@ -1,4 +1,5 @@
 import type { ShellWord } from './lexed-line.js';
+import { DECLARERS } from './line-variables.js';
 
 /*
  * The values a line gives its variables, read where a command's program is one of them: `v=rm;
@@ -19,7 +20,6 @@ const REFERENCE =
   /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:\[(?:[@*]|[0-9]+)\])?\})$/;
 /** `${X:-rm}`, `${X-rm}`, `${X:=rm}`, `${X=rm}` with a literal default. */
 const DEFAULTED = /^\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^$`{}'"\\]+)\}$/;
-const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
 /** Records one value of a variable. */
 export function recordProgramValue(values: ProgramValues, name: string, value: string): void {

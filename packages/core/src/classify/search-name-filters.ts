@@ -16,6 +16,19 @@ const FILTER_OPTIONS = new Map<string, string[]>([
 ]);
 
 /**
+ * Records that `key` (a directory) is searched with `filter` (null: with none): one filter it is
+ * always searched with stays, two different ones, or none once, leave null.
+ */
+export function noteSearchFilter(
+  filters: Map<string, string | null>,
+  key: string,
+  filter: string | null,
+): void {
+  const had = filters.get(key);
+  filters.set(key, had === undefined || had === filter ? filter : null);
+}
+
+/**
  * The name filter every file a recursive search reads matches, as permissions read it (`*` and
  * the text after its glob's last wildcard: `*.ts`); none for another program, or when it is
  * given no glob or several, one with a `/`, a negation, a brace, an escape or no wildcard, or a

@@ -15,8 +15,8 @@ function folderOperand(args: readonly string[]): string[] {
 }
 
 /**
- * The directories a web server serves (`words` start with the program: `http.server` when
- * python runs it as a module), or null for another program.
+ * The directories a web server serves (`program` is `http.server` when python runs it as a
+ * module; `args` follow it), or null for another program.
  */
 export function servedDirectories(program: string, args: readonly string[]): string[] | null {
   const given = (names: string[]) => {

@@ -12,7 +12,7 @@ import { type NamesOnlyWords, namesOnlyWords } from './names-only-words.js';
 import { programName } from './program-paths.js';
 import type { ProgramValues } from './program-variables.js';
 import { recursiveReads } from './recursive-reads.js';
-import { searchNameFilter } from './search-name-filters.js';
+import { noteSearchFilter, searchNameFilter } from './search-name-filters.js';
 import { type ActionTag, orderedTags } from './tags.js';
 
 /** Programs that print their words and open no file: a glob given them names, it reads nothing. */
@@ -199,13 +199,7 @@ export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTa
       const read = recursiveReads(texts);
       walk.targets.recursive.push(...read);
       const filter = searchNameFilter(texts) ?? null;
-      for (const directory of read) {
-        const had = walk.targets.searchFilters.get(directory);
-        walk.targets.searchFilters.set(
-          directory,
-          had === undefined || had === filter ? filter : null,
-        );
-      }
+      for (const directory of read) noteSearchFilter(walk.targets.searchFilters, directory, filter);
     } else if (listing.listsHere) listedInto(walk.targets, listing).push('.');
     if (readsListedNames(texts)) walk.targets.opaque.push(texts[0]!);
     recordDeclarations(walk.targets, words);

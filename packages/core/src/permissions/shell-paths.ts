@@ -1,5 +1,6 @@
 import { MAX_CLASSIFIED_COMMAND_LENGTH } from '../classify/action-tags.js';
 import { commandsCarried, patchTextFields } from '../classify/effect-profile.js';
+import { noteSearchFilter } from '../classify/search-name-filters.js';
 import { shellWalkTargets } from '../classify/segment-walker.js';
 import type { ToolManifestEntry } from '../schemas/permissions.js';
 import { globParts } from './glob-words.js';
@@ -184,8 +185,7 @@ export function shellPathTargets(
       // A directory searched for one name filter only (`rg -g '*.ts' x`) reads no other name.
       const filter = walked.searchFilters.get(word) ?? null;
       for (const text of placed) {
-        const had = filters.get(text);
-        filters.set(text, had === undefined || had === filter ? filter : null);
+        noteSearchFilter(filters, text, filter);
         through.add(text);
       }
     }
