@@ -1,31 +1,7 @@
 #!/usr/bin/env node
 
 import { readFileSync, writeSync } from 'node:fs';
-
-type Command = (argv: string[]) => Promise<number>;
-
-/**
- * Each command's module, loaded only when it runs: `airlock runs list` needs
- * the SDK, not the kernel, its store drivers and its HTTP stack, so an
- * operator command starts in a fraction of the time `serve` takes to load.
- */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./cli/serve.js')).serve,
-  token: async () => (await import('./cli/token.js')).token,
-  tokens: async () => (await import('./cli/operator/tokens.js')).tokens,
-  decisions: async () => (await import('./cli/operator/decisions.js')).decisions,
-  approvals: async () => (await import('./cli/operator/approvals.js')).approvals,
-  runs: async () => (await import('./cli/operator/runs.js')).runs,
-  overlays: async () => (await import('./cli/operator/overlays.js')).overlays,
-  apps: async () => (await import('./cli/operator/apps.js')).apps,
-  audit: async () => (await import('./cli/operator/audit.js')).audit,
-  retention: async () => (await import('./cli/operator/retention.js')).retention,
-  notifications: async () => (await import('./cli/operator/notifications.js')).notifications,
-  hooks: async () => (await import('./cli/hooks.js')).hooks,
-  backup: async () => (await import('./cli/backup.js')).backup,
-  restore: async () => (await import('./cli/backup.js')).restore,
-  fence: async () => (await import('./cli/fence.js')).fence,
-};
+import { COMMANDS } from './cli/commands.js';
 
 const HELP = `Usage: airlock <command> [options]
 
