@@ -21,6 +21,14 @@ export class KernelUnavailable extends Error {
   }
 }
 
+/**
+ * The most of an answer the client reads, as the sh and bash clients do: the
+ * kernel's answers are a few KiB, and an endless one would otherwise be read
+ * (and held in memory) until the deadline, or until the process runs out of
+ * memory and exits with an error, which the agent takes as no decision.
+ */
+export const ANSWER_BYTES_MAX = 8 * 1024 * 1024;
+
 /** A status and body read off the kernel's answer. */
 interface RawAnswer {
   status: number;
@@ -54,7 +62,20 @@ function post(
       },
       (incoming) => {
         const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let read = 0;
+        const announced = Number(incoming.headers['content-length']);
+        if (announced > ANSWER_BYTES_MAX) {
+          outgoing.destroy(new AnswerTooLarge());
+          return;
+        }
+        incoming.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > ANSWER_BYTES_MAX) {
+            outgoing.destroy(new AnswerTooLarge());
+            return;
+          }
+          chunks.push(chunk);
+        });
         incoming.on('end', () =>
           resolve({
             status: incoming.statusCode ?? 0,
@@ -76,6 +97,8 @@ function post(
 }
 
 class TimeoutReached extends Error {}
+
+class AnswerTooLarge extends Error {}
 
 /**
  * The kernel URL as a refusal names it: the reason reaches the model and the
@@ -121,6 +144,12 @@ export async function sendEvent(
   } catch (error) {
     if (error instanceof TimeoutReached) {
       throw new KernelUnavailable(`the kernel did not answer within ${timeoutMs} ms`, 'timeout');
+    }
+    if (error instanceof AnswerTooLarge) {
+      throw new KernelUnavailable(
+        `the kernel's answer was larger than ${ANSWER_BYTES_MAX} bytes`,
+        'answer_too_large',
+      );
     }
     const cause = (error as { code?: string }).code ?? (error as Error).message;
     throw new KernelUnavailable(
