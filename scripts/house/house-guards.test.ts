@@ -31,12 +31,16 @@ const BACKEND_DRIVERS: Record<string, RegExp> = {
 /** The store-internal module holding the key to the query layer (see store/sql-handle.ts). */
 const SQL_HANDLE = 'packages/server/src/store/sql-handle.ts';
 
-/** Package source files bound by the driver rule: not tests, not test support. */
+/**
+ * Package source files bound by the driver rule: not tests, not test support (the server's, and
+ * the test package's, which makes the PostgreSQL databases its kernels run on).
+ */
 function boundByDriverRule(file: SourceFile): boolean {
   return (
     /^packages\/[^/]+\/src\//.test(file.path) &&
     !file.path.startsWith(STORE) &&
     !file.path.startsWith('packages/server/src/testing/') &&
+    !file.path.startsWith('packages/tests/src/support/') &&
     !/\.test\.tsx?$/.test(file.path)
   );
 }

@@ -18,7 +18,7 @@ export interface TestWorkspace {
   tokens: { agent: string; executor: string; member: string };
 }
 
-/** A real kernel on loopback (SQLite in a temp dir) with one workspace. */
+/** A real kernel on loopback (SQLite in a temp dir, or PostgreSQL) with one workspace. */
 export interface TestKernel {
   /** The running kernel (a new one after {@link TestKernel.restart}). */
   airlock: Airlock;
@@ -35,12 +35,17 @@ export interface TestKernel {
   close(): Promise<void>;
 }
 
-/** Starts a kernel on 127.0.0.1 with a fresh SQLite store and one workspace. */
+/**
+ * Starts a kernel on 127.0.0.1 with one workspace, on a fresh SQLite store, or on the
+ * PostgreSQL database `store.databaseUrl` names (see support/postgres.ts).
+ */
 export async function startTestKernel(
   options: Omit<AirlockOptions, 'dataDir' | 'databaseUrl'> = {},
+  store: { databaseUrl?: string } = {},
 ): Promise<TestKernel> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-sdk-test-'));
-  let airlock = await startAirlock({ sweepIntervalMs: 50, ...options, dataDir });
+  const where = store.databaseUrl ? { dataDir, databaseUrl: store.databaseUrl } : { dataDir };
+  let airlock = await startAirlock({ sweepIntervalMs: 50, ...options, ...where });
   const addWorkspace = async (name: string): Promise<TestWorkspace> => {
     const workspace = await createWorkspace(airlock.store, name);
     const app = await createAgentApplication(airlock.store, {
@@ -83,7 +88,7 @@ export async function startTestKernel(
       await airlock.close();
     },
     async start() {
-      airlock = await startAirlock({ sweepIntervalMs: 50, ...options, dataDir, port });
+      airlock = await startAirlock({ sweepIntervalMs: 50, ...options, ...where, port });
       kernel.airlock = airlock;
     },
     async close() {

@@ -1,6 +1,7 @@
 import type { OperationName } from '@airlock/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../support/kernel.js';
+import { kernelStores } from '../support/postgres.js';
 import { PROBES } from './operation-matrix.js';
 import { probeFindings, snapshotOf } from './probe-runner.js';
 import { caller, plantThings, type WorkspaceThings } from './two-workspaces.js';
@@ -48,35 +49,42 @@ async function secondApplication(kernel: TestKernel): Promise<TestWorkspace> {
  * its rows as they were. Members act on the whole workspace by design, so
  * only the fenced planes are probed.
  */
-describe("an agent application's credentials and another application's runs", () => {
-  let kernel: TestKernel;
-  let two: TestWorkspace;
-  let oneThings: WorkspaceThings;
-  let twoThings: WorkspaceThings;
-  let before: unknown;
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    oneThings = await plantThings(kernel.url, kernel.workspace, MARK_ONE, { runsBy: 'agent' });
-    two = await secondApplication(kernel);
-    twoThings = await plantThings(kernel.url, two, MARK_TWO, { runsBy: 'agent' });
-    before = await snapshotOf(kernel.url, kernel.workspace, oneThings);
-  });
-  afterAll(async () => {
-    await kernel?.close();
-  });
+for (const store of await kernelStores()) {
+  describe.skipIf(store.skip)(
+    `an agent application's credentials and another application's runs (${store.name})`,
+    () => {
+      let kernel: TestKernel;
+      let two: TestWorkspace;
+      let oneThings: WorkspaceThings;
+      let twoThings: WorkspaceThings;
+      let before: unknown;
+      beforeAll(async () => {
+        kernel = await startTestKernel({}, await store.location());
+        oneThings = await plantThings(kernel.url, kernel.workspace, MARK_ONE, { runsBy: 'agent' });
+        two = await secondApplication(kernel);
+        twoThings = await plantThings(kernel.url, two, MARK_TWO, { runsBy: 'agent' });
+        before = await snapshotOf(kernel.url, kernel.workspace, oneThings);
+      });
+      afterAll(async () => {
+        await kernel?.close();
+      });
 
-  for (const name of Object.keys(PROBES) as OperationName[]) {
-    it(`${name}: application one's things are answered as made-up ones`, async () => {
-      const prober = {
-        url: kernel.url,
-        tokens: { agent: two.tokens.agent, executor: two.tokens.executor },
-        own: { workspace: two.id, things: twoThings },
-      };
-      expect(await probeFindings(prober, name, { things: oneThings, mark: MARK_ONE })).toEqual([]);
-    });
-  }
+      for (const name of Object.keys(PROBES) as OperationName[]) {
+        it(`${name}: application one's things are answered as made-up ones`, async () => {
+          const prober = {
+            url: kernel.url,
+            tokens: { agent: two.tokens.agent, executor: two.tokens.executor },
+            own: { workspace: two.id, things: twoThings },
+          };
+          expect(await probeFindings(prober, name, { things: oneThings, mark: MARK_ONE })).toEqual(
+            [],
+          );
+        });
+      }
 
-  it("leaves every row of application one's as it was", async () => {
-    expect(await snapshotOf(kernel.url, kernel.workspace, oneThings)).toEqual(before);
-  });
-});
+      it("leaves every row of application one's as it was", async () => {
+        expect(await snapshotOf(kernel.url, kernel.workspace, oneThings)).toEqual(before);
+      });
+    },
+  );
+}

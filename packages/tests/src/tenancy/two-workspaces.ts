@@ -205,9 +205,14 @@ export interface TwoWorkspaces {
   bThings: WorkspaceThings;
 }
 
-/** Starts a kernel on loopback with workspaces A and B and plants each one's things. */
-export async function startTwoWorkspaces(): Promise<TwoWorkspaces> {
-  const kernel = await startTestKernel();
+/**
+ * Starts a kernel on loopback with workspaces A and B and plants each one's things; on
+ * SQLite, or on the PostgreSQL database `store.databaseUrl` names.
+ */
+export async function startTwoWorkspaces(
+  store: { databaseUrl?: string } = {},
+): Promise<TwoWorkspaces> {
+  const kernel = await startTestKernel({}, store);
   const a = kernel.workspace;
   const aThings = await plantThings(kernel.url, a, MARKS.a);
   // B's rows are all newer than A's: a cursor of B's sorts apart from every row of A.
