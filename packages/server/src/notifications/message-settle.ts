@@ -1,4 +1,5 @@
 import { taskVersion } from '../kernel/views.js';
+import { lockNotice } from '../store/notice-locks.js';
 import {
   type DeliveryRow,
   enqueueDeliveries,
@@ -252,13 +253,19 @@ function latestSettle(deliveries: readonly TaskDelivery[], noticeId: string) {
  * Sends a notice's settle again, after whatever reached its message since:
  * a settle already sent (or dead) is made due again; one being sent right now
  * may have read the message as it was, so a fresh settle follows it; one not
- * started yet will read the message as it is then. True when one was made due.
+ * started yet will read the message as it is then. The notice is locked first,
+ * so two kernels doing this at once take turns and the second finds the
+ * first's fresh settle instead of adding its own. True when one was made due.
  */
 async function settleAgain(
   tx: Tx,
   row: { run_id: string; task_key: string },
-  settle: TaskDelivery,
+  noticeId: string,
 ): Promise<boolean> {
+  await lockNotice(tx, noticeId);
+  const settle = latestSettle(await listTaskDeliveries(tx, row.run_id, row.task_key), noticeId);
+  // None yet: the settle to come reads the message as it is then.
+  if (!settle) return false;
   if (settle.state !== 'pending') {
     return (await scheduleRedelivery(tx, settle.workspace_id, settle.id)) === 'scheduled';
   }
@@ -287,9 +294,7 @@ async function settleAgain(
  */
 export async function settleAgainOnRedelivery(tx: Tx, notice: NoticeRef): Promise<void> {
   const row = rowOfQuestion(notice);
-  if (!row) return;
-  const settle = latestSettle(await listTaskDeliveries(tx, row.run_id, row.task_key), notice.id);
-  if (settle) await settleAgain(tx, row, settle);
+  if (row) await settleAgain(tx, row, notice.id);
 }
 
 /**
@@ -325,11 +330,6 @@ export async function settleAgainIfChanged(
     const row = await findTask(tx, notice.run_id, notice.task_key);
     if (!row || taskVersion(row) === notice.version) return false;
     const at = { run_id: notice.run_id, task_key: notice.task_key };
-    const settle = latestSettle(
-      await listTaskDeliveries(tx, at.run_id, at.task_key),
-      notice.delivery_id,
-    );
-    // None yet: the settle to come reads the message after the update.
-    return settle ? settleAgain(tx, at, settle) : false;
+    return settleAgain(tx, at, notice.delivery_id);
   });
 }
