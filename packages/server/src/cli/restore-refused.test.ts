@@ -104,6 +104,21 @@ describe('a folder named restoring in the data directory', { timeout: 60_000 }, 
     expect(readdirSync(dataDir)).toEqual(['restoring']);
   });
 
+  it('holding the backup named is refused, and the backup kept: clearing it would delete the backup', async () => {
+    const dataDir = join(root, 'backup-in-restoring');
+    mkdirSync(join(dataDir, 'restoring'), { recursive: true });
+    // Where a restore cut short leaves its copy: a person may take it for a backup.
+    const inside = join(dataDir, 'restoring', 'airlock.sqlite');
+    writeFileSync(inside, readFileSync(good));
+    const refused = await runLocalInProcess(['restore', inside, '--data-dir', dataDir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `airlock restore: restoring_dir_in_use: ${inside} lies in ${join(dataDir, 'restoring')}`,
+    );
+    expect(readFileSync(inside)).toEqual(readFileSync(good));
+    expect(readdirSync(dataDir)).toEqual(['restoring']);
+  });
+
   it('left by a restore cut short (its copy and the files SQLite makes beside it) is cleared', async () => {
     const dataDir = join(root, 'after-a-cut-restore');
     mkdirSync(join(dataDir, 'restoring'), { recursive: true });

@@ -4,11 +4,12 @@ import {
   lstatSync,
   mkdirSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
   type Stats,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { syncDirectory } from '../directory-sync.js';
 import { keepDirectoryOwner, PRIVATE_DIR_MODE } from '../private-dir.js';
@@ -20,19 +21,37 @@ const STAGED_FILES = new Set(
   ['', '-wal', '-shm', '-journal'].map((suffix) => `${SQLITE_FILE_NAME}${suffix}`),
 );
 
+/** The real path of a directory, or null when it cannot be read as one. */
+function realDirectory(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Empties the way for a restore's staging folder: removes one a restore cut short left
  * (holding only what a restore puts there). A folder of that name holding anything else, or a
- * file or link of that name, is someone's own and stays.
+ * file or link of that name, is someone's own and stays; so does one holding `backup`, the
+ * file being restored (a cut-short restore's copy taken for a backup), which clearing would delete.
  * @throws BackupError `restoring_dir_in_use`, having changed nothing.
  */
-export function clearStaging(staging: string): void {
+export function clearStaging(staging: string, backup: string): void {
   let stat: Stats;
   try {
     stat = lstatSync(staging);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return;
     throw error;
+  }
+  const stagingPath = stat.isDirectory() ? realDirectory(staging) : null;
+  if (stagingPath !== null && realDirectory(dirname(backup)) === stagingPath) {
+    throw new BackupError(
+      'restoring_dir_in_use',
+      `${backup} lies in ${staging}, the folder a restore prepares the backup in and clears first; ` +
+        'move the file out of the data directory, then restore it; nothing was changed',
+    );
   }
   const own = stat.isDirectory()
     ? readdirSync(staging).filter((name) => !STAGED_FILES.has(name))

@@ -264,7 +264,7 @@ export async function restoreSqliteStore(options: {
   makePrivateDir(dir);
   const staging = join(dir, 'restoring');
   const incoming = join(staging, SQLITE_FILE_NAME);
-  clearStaging(staging);
+  clearStaging(staging, file);
   let facts: StoreFileFacts;
   let wal: string | null = null;
   const current = join(dir, SQLITE_FILE_NAME);
