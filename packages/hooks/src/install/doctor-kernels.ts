@@ -12,17 +12,60 @@ import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
 type Json = Record<string, unknown>;
 
-/** One request to the kernel, bounded: its status, its time, and its body read as JSON (undefined when it is not). */
+/** The most of a `/healthz` answer doctor reads: Airlock's is `{"ok":true}`. */
+export const HEALTH_BYTES_MAX = 64 * 1024;
+
+/** The most of any other answer doctor reads (a profile configuration), as the hook client caps the kernel's answers. */
+export const ANSWER_BYTES_MAX = 8 * 1024 * 1024;
+
+/** An answer longer than doctor reads: it is not read on, and the request fails. */
+export class AnswerTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`an answer over ${limit} bytes`);
+    this.name = 'AnswerTooLarge';
+  }
+}
+
+/** The body's text, read up to `limit` bytes. @throws AnswerTooLarge past it (the rest is not read). */
+async function cappedText(response: Response, limit: number): Promise<string> {
+  if (Number(response.headers.get('content-length')) > limit) {
+    await response.body?.cancel();
+    throw new AnswerTooLarge(limit);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.byteLength;
+    if (read > limit) {
+      await reader.cancel();
+      throw new AnswerTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * One request to the kernel, bounded in time (5 s, its body's reading
+ * included) and in size (`maxBytes`, default {@link HEALTH_BYTES_MAX}): its
+ * status, its time, and its body read as JSON (undefined when it is not).
+ * @throws AnswerTooLarge past `maxBytes`; the fetch's error otherwise.
+ */
 export async function request(
   url: string,
   token?: string,
+  maxBytes: number = HEALTH_BYTES_MAX,
 ): Promise<{ status: number; ms: number; body: unknown }> {
   const started = performance.now();
   const response = await fetch(url, {
     ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
     signal: AbortSignal.timeout(5000),
   });
-  const text = await response.text();
+  const text = await cappedText(response, maxBytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -35,6 +78,7 @@ export async function request(
 /** Why a request failed, in a few words: `ECONNREFUSED`, `timeout`, … */
 export function failure(error: unknown): string {
   if ((error as Error).name === 'TimeoutError') return 'no answer within 5 s';
+  if (error instanceof AnswerTooLarge) return error.message;
   const code = (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'the connection was closed';
   return code ?? (error as Error).message;
@@ -152,7 +196,11 @@ async function kernelProblem(kernel: EntryKernel): Promise<string | null> {
       return `${kernel.url}/healthz answered ${health.status}, not as Airlock does`;
     }
     if (kernel.token === null) return null;
-    const profile = await request(`${kernel.url}/agent_api/v1/profile/configuration`, kernel.token);
+    const profile = await request(
+      `${kernel.url}/agent_api/v1/profile/configuration`,
+      kernel.token,
+      ANSWER_BYTES_MAX,
+    );
     if (profile.status === 401) return 'the kernel does not know its credential';
     if (profile.status === 403) return 'its credential is not an agent credential';
     return profile.status === 200

@@ -5,7 +5,14 @@ import { defaultConfigPath, readHookConfig } from '../client/config.js';
 import { claudeManagedChecks } from './doctor-claude-managed.js';
 import { codexManagedChecks } from './doctor-codex-managed.js';
 import { geminiFolderTrust } from './doctor-gemini.js';
-import { entryKernelChecks, entryKernels, failure, request } from './doctor-kernels.js';
+import {
+  ANSWER_BYTES_MAX,
+  AnswerTooLarge,
+  entryKernelChecks,
+  entryKernels,
+  failure,
+  request,
+} from './doctor-kernels.js';
 import { projectRootCheck } from './doctor-project-root.js';
 import { settingsChecks } from './doctor-settings.js';
 import type { DoctorCheck } from './doctor-types.js';
@@ -55,7 +62,7 @@ async function credentialChecks(
 ): Promise<DoctorCheck[]> {
   let profile: Awaited<ReturnType<typeof request>>;
   try {
-    profile = await request(`${base}/agent_api/v1/profile/configuration`, token);
+    profile = await request(`${base}/agent_api/v1/profile/configuration`, token, ANSWER_BYTES_MAX);
   } catch (error) {
     return [
       {
@@ -150,12 +157,21 @@ async function kernelChecks(
   try {
     health = await request(`${base}/healthz`);
   } catch (error) {
-    checks.push({
-      check: 'kernel reachable',
-      status: 'fail',
-      detail: `cannot reach ${base} (${failure(error)}): every tool call will be refused`,
-      fix: 'start the kernel (airlock serve) or fix "url"',
-    });
+    checks.push(
+      error instanceof AnswerTooLarge
+        ? {
+            check: 'kernel reachable',
+            status: 'fail',
+            detail: `${base}/healthz answered with ${failure(error)}, not Airlock's {"ok":true}: "url" does not point at an Airlock kernel, so every tool call will be refused`,
+            fix: 'point "url" at the Airlock kernel (airlock serve prints it)',
+          }
+        : {
+            check: 'kernel reachable',
+            status: 'fail',
+            detail: `cannot reach ${base} (${failure(error)}): every tool call will be refused`,
+            fix: 'start the kernel (airlock serve) or fix "url"',
+          },
+    );
     return checks;
   }
   if (health.status !== 200 || !isJsonObject(health.body) || health.body.ok !== true) {
