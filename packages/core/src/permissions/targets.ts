@@ -2,6 +2,7 @@ import { pointerTokens } from '../issues/problem.js';
 import type { ToolManifestEntry, ToolTarget } from '../schemas/permissions.js';
 import { globParts } from './glob-words.js';
 import { patchPaths } from './patch-paths.js';
+import { inHomeDirectory, toolPathSpellings } from './tool-path-spellings.js';
 
 /** A path or URL a call names, in canonical form. */
 export interface CanonicalTarget {
@@ -289,7 +290,10 @@ function listedDirectory(raw: string, projectRoot: string | undefined): Canonica
  * its path); as given without one.
  */
 function underItsDirectory(paths: string[], target: ToolTarget, input: unknown): string[] {
-  const directories = target.under === undefined ? [] : valuesAtPointer(input, target.under);
+  const directories =
+    target.under === undefined
+      ? []
+      : valuesAtPointer(input, target.under).flatMap(toolPathSpellings);
   if (directories.length === 0) return paths;
   return paths.flatMap((path) =>
     path.startsWith('/') ? [path] : directories.map((directory) => `${directory}/${path}`),
@@ -352,11 +356,12 @@ export function callTargets(
     }
     // A patch's text names the files it changes, each read as a file.
     const patch = target.names === 'patch';
-    const paths = patch ? raws.flatMap(patchPaths) : raws;
+    const paths = patch ? raws.flatMap(patchPaths) : raws.flatMap(toolPathSpellings);
     const absent = paths.length === 0 && target.when_absent === 'working_directory';
     const filter = nameFilter(target, input);
     for (const raw of absent ? [''] : underItsDirectory(paths, target, input)) {
-      const placed = inWorkingDirectory(raw, base);
+      // A path in the home directory (`~/repo/secrets/key`) may be anywhere, the project included.
+      const placed = inHomeDirectory(raw) ? null : inWorkingDirectory(raw, base);
       if (target.names === 'glob') {
         targets.push(placed === null ? ANYWHERE : toolGlob(placed, projectRoot));
         continue;

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { askPem, decideTool, denyEnv, denySecrets } from './fixtures/decide-tool.js';
+
+/*
+ * Claude Code resolves every file tool's path with its expandPath: the text is trimmed
+ * (String.prototype.trim: spaces, tabs, newlines, no-break spaces), then `~` and `~/...` are
+ * the user's home directory. ` .env` reads `.env`; `~/repo/secrets/key` reads the project's
+ * secrets when the project is ~/repo. A rule must read the path the tool opens.
+ */
+describe('a Claude Code file path as its tools expand it', () => {
+  it.each([
+    ['Read', { file_path: ' .env' }],
+    ['Read', { file_path: '.env\n' }],
+    ['Read', { file_path: '/repo/.env\u00a0' }],
+    ['Write', { file_path: '\t/repo/src/.env ', content: 'X=1' }],
+    ['Edit', { file_path: '/repo/.env ', old_string: 'a', new_string: 'b' }],
+  ] as const)('refuses %s %j under a deny of **/.env (the path trimmed is .env)', (tool, input) => {
+    expect(decideTool('claude-code', tool, input, denyEnv)).toBe('deny');
+  });
+
+  it.each([
+    ['Read', { file_path: ' /repo/secrets/key' }],
+    ['NotebookEdit', { notebook_path: ' secrets/a.ipynb', new_source: 'x' }],
+    ['LS', { path: '/repo/secrets ' }],
+    ['Glob', { pattern: '*', path: ' /repo/secrets' }],
+    ['Grep', { pattern: 'x', path: ' secrets' }],
+  ] as const)('refuses %s %j under a deny of secrets/**', (tool, input) => {
+    expect(decideTool('claude-code', tool, input, denySecrets)).toBe('deny');
+  });
+
+  it.each([
+    ['Read', { file_path: '~/repo/secrets/key' }],
+    ['Read', { file_path: ' ~/repo/secrets/key' }],
+    ['Write', { file_path: '~/repo/secrets/key', content: 'x' }],
+    ['Grep', { pattern: 'x', path: '~' }],
+    ['LS', { path: '~/repo/secrets' }],
+  ] as const)('asks %s %j under a deny of secrets/**: ~ cannot be placed', (tool, input) => {
+    expect(decideTool('claude-code', tool, input, denySecrets)).toBe('ask');
+  });
+
+  it.each([
+    ['Read', { file_path: ' src/a.ts' }],
+    ['Read', { file_path: '/repo/src/a.ts\n' }],
+    ['Read', { file_path: 'src/~/a.ts' }],
+    ['LS', { path: ' /repo/src' }],
+  ] as const)('still grants %s %j, which reaches no guarded path', (tool, input) => {
+    for (const rule of [denyEnv, denySecrets, askPem]) {
+      expect(decideTool('claude-code', tool, input, rule)).toBe('allow');
+    }
+  });
+});
