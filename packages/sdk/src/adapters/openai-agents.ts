@@ -7,6 +7,7 @@ import {
 } from './agents-guardrails.js';
 import { HeldVerdicts } from './held-verdicts.js';
 import {
+  type CallVerdict,
   type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
@@ -27,6 +28,8 @@ export interface AgentsFunctionTool {
 
 interface CallDetails {
   toolCall?: { callId?: string; arguments?: string };
+  /** Aborted once the runner stops waiting for the call (the tool's `timeoutMs`, a sibling's failure). */
+  signal?: AbortSignal;
 }
 
 /** The part of a `RunToolApprovalItem` the adapter reads. */
@@ -154,6 +157,9 @@ export class OpenAIAgentsAirlock {
         // Approved in the RunState (maybe in another process): Airlock, not the state, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
         if (verdict.verdict !== 'allow') return refusalText(verdict);
+        // The runner stopped waiting while Airlock was asked (the tool's timeoutMs passed, a
+        // sibling call failed): the model has read that, so a grant that came late runs nothing.
+        if (details?.signal?.aborted) return this.#abandoned(call, verdict, details.signal.reason);
         // The tool reads its arguments as text: a person's edit is handed over as JSON text.
         const edited = 'updatedInput' in verdict;
         // What execute threw comes back as the default errorFunction's text: the call failed.
@@ -172,6 +178,17 @@ export class OpenAIAgentsAirlock {
             ),
           }),
     } as TOOL;
+  }
+
+  /**
+   * Records as failed, not run, a call Airlock granted after the runner stopped waiting for it.
+   * @returns what the invoke answers, which the runner no longer reads.
+   */
+  async #abandoned(call: FrameworkCall, verdict: CallVerdict, reason: unknown): Promise<string> {
+    const why = reason instanceof Error ? reason.message : String(reason);
+    const output = `the call did not run: the Agents SDK stopped waiting for it before Airlock granted it (${why})`;
+    await this.session.ran(grantedCall(call, verdict), { ok: false, output });
+    return output;
   }
 
   /**
