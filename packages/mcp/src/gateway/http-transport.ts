@@ -7,7 +7,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { credentialKind, isExecutorCredential } from './client-credential.js';
 import { checkedByKernel, credentialRefusal } from './credential-check.js';
-import { bodyProblem, INVALID_REQUEST, readableId } from './json-rpc-envelope.js';
+import {
+  bodyProblem,
+  INVALID_REQUEST,
+  idInUse,
+  readableId,
+  reusedRequestId,
+} from './json-rpc-envelope.js';
+import type { AnswerAwaitingTransport } from './request-guard.js';
 import { corsHeaders, foreignRequest, preflightHeaders } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
@@ -161,6 +168,11 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   ) => {
     session.lastActive = Date.now();
     if (req.method !== 'POST') return session.transport.handleRequest(req, res, body);
+    // The SDK's transport routes an answer by its id: a second request of that id would take
+    // the stream of the first, which then never gets its answer.
+    const guarded = session.transport as AnswerAwaitingTransport;
+    const reused = reusedRequestId(body, (id) => guarded.requestInFlight?.(id) ?? false);
+    if (reused !== null) return answerError(res, 400, idInUse(reused), req, reused);
     session.open += 1;
     res.once('close', () => {
       session.open -= 1;

@@ -81,3 +81,30 @@ export function bodyProblem(body: unknown): string | null {
   }
   return null;
 }
+
+/** The answer to a request whose id names one still in flight: MCP forbids reusing an id. */
+export function idInUse(id: string | number): { code: number; message: string } {
+  return {
+    code: INVALID_REQUEST,
+    message: `request id ${JSON.stringify(id)} is in use by a request not answered yet: MCP requires a new id for each request`,
+  };
+}
+
+/**
+ * The first request id of a body (one message or a batch) that `inFlight`
+ * says is taken, or that the batch gives twice; null when there is none.
+ * A front that maps answers to requests by id refuses such a body whole.
+ */
+export function reusedRequestId(
+  body: unknown,
+  inFlight: (id: string | number) => boolean,
+): string | number | null {
+  const seen = new Set<string | number>();
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const id = readableId(message);
+    if (id === null || typeof (message as { method?: unknown }).method !== 'string') continue;
+    if (seen.has(id) || inFlight(id)) return id;
+    seen.add(id);
+  }
+  return null;
+}

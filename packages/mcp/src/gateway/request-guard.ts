@@ -6,8 +6,10 @@ import {
   ErrorCode,
   InitializedNotificationSchema,
   InitializeRequestSchema,
+  isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
+  isJSONRPCResultResponse,
   type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
@@ -17,6 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { issuesText } from '../schema-issues.js';
 import { checkCall } from './checked-call.js';
+import { idInUse } from './json-rpc-envelope.js';
 
 export { ARGUMENT_DEPTH_LIMIT, callParamsProblem, nestsDeeperThan } from './checked-call.js';
 
@@ -92,6 +95,12 @@ function guarded(
 export interface AnswerAwaitingTransport extends Transport {
   /** Told of a request the server will not answer: its client cancelled it. */
   requestCancelled?(id: string | number): void;
+  /**
+   * Set by {@link connectGuarded}: whether a request of this id was delivered
+   * and is neither answered nor cancelled yet (a front that maps answers to
+   * requests by id, as the HTTP one does, asks before it takes a request).
+   */
+  requestInFlight?: (id: string | number) => boolean;
 }
 
 /** A request a client's `notifications/cancelled` names, and the reason it gave. */
@@ -131,17 +140,32 @@ export async function connectGuarded(
 ): Promise<void> {
   await server.connect(transport);
   const deliver = transport.onmessage;
+  // The SDK keeps a request's abort, and the server its call, by id alone: a second request of
+  // an id in flight would take the first's place, and a cancellation would reach it alone.
+  const inFlight = new Set<string | number>();
+  transport.requestInFlight = (id) => inFlight.has(id);
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (message.id !== undefined) inFlight.delete(message.id);
+    }
+    return send(message, options);
+  };
   let initialized = false;
   transport.onmessage = (message: JSONRPCMessage, extra) => {
     if (isJSONRPCRequest(message)) {
       // An initialize delivered while connecting (an in-memory client) passed before the guard.
       initialized ||= server.getClientVersion() !== undefined;
-      const checked = guarded(message, initialized);
+      const checked = inFlight.has(message.id)
+        ? { error: idInUse(message.id) }
+        : guarded(message, initialized);
       if (checked.error) {
+        // Sent past the books above: this answer does not settle the request in flight.
         const answer = { jsonrpc: '2.0' as const, id: message.id, error: checked.error };
-        void transport.send(answer, { relatedRequestId: message.id }).catch(() => {});
+        void send(answer, { relatedRequestId: message.id }).catch(() => {});
         return;
       }
+      inFlight.add(message.id);
       const { request } = checked;
       if (request.method === 'initialize') initialized = true;
       // A task-augmented call is refused by the SDK before any handler runs: nothing to stop.
@@ -163,7 +187,10 @@ export async function connectGuarded(
       const cancelled = cancelledRequest(message);
       if (cancelled !== null) {
         // A request of a falsy id is still answered: the SDK's cancellation skips it.
-        if (cancelled.id) transport.requestCancelled?.(cancelled.id);
+        if (cancelled.id) {
+          inFlight.delete(cancelled.id);
+          transport.requestCancelled?.(cancelled.id);
+        }
         server.requestCancelled?.(cancelled.id, cancelled.reason);
       }
     }

@@ -110,19 +110,22 @@ describe('the stdio transport when the client closes its input', () => {
     expect(served.lines.some((line) => line.id === 0 && 'result' in line)).toBe(true);
   });
 
-  it('waits for every call read before the end, even two under one id', async () => {
+  it('answers a second call under an id in flight -32600 at once, and waits for the first', async () => {
     const served = await servedTransport();
     served.call('same');
     served.call('same');
-    await until(() => served.answerCalls.length === 2);
+    await until(() => served.lines.some((line) => line.id === 'same' && 'error' in line));
+    expect(served.lines.find((line) => line.id === 'same')).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('"same" is in use') },
+    });
+    await until(() => served.answerCalls.length === 1);
     served.input.end();
-    served.answerCalls[0]?.();
-    await until(() => served.lines.filter((line) => line.id === 'same').length === 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(served.isEnded()).toBe(false);
-    served.answerCalls[1]?.();
+    served.answerCalls[0]?.();
     expect(await served.ended).toBeNull();
     expect(served.lines.filter((line) => line.id === 'same')).toHaveLength(2);
+    expect(served.answerCalls).toHaveLength(1);
   });
 });
 
