@@ -360,8 +360,10 @@ export function callTargets(
     const absent = paths.length === 0 && target.when_absent === 'working_directory';
     const filter = nameFilter(target, input);
     for (const raw of absent ? [''] : underItsDirectory(paths, target, input)) {
-      // A path in the home directory (`~/repo/secrets/key`) may be anywhere, the project included.
-      const placed = inHomeDirectory(raw) ? null : inWorkingDirectory(raw, base);
+      // A path in the home directory (`~/repo/secrets/key`) may be anywhere, the project included;
+      // a patch's names are joined to the working directory as written (Codex expands no `~`).
+      const home = !patch && inHomeDirectory(raw);
+      const placed = home ? null : inWorkingDirectory(raw, base);
       if (target.names === 'glob') {
         targets.push(placed === null ? ANYWHERE : toolGlob(placed, projectRoot));
         continue;

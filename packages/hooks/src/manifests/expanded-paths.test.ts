@@ -49,3 +49,14 @@ describe('a Claude Code file path as its tools expand it', () => {
     }
   });
 });
+
+describe('a path a tool reads as written keeps its reading', () => {
+  it("grants Codex's apply_patch adding ~/notes.md (Codex joins it to its working directory)", () => {
+    const command = '*** Begin Patch\n*** Add File: ~/notes.md\n+x\n*** End Patch\n';
+    for (const rule of [denyEnv, denySecrets, askPem]) {
+      expect(decideTool('codex', 'apply_patch', { command }, rule)).toBe('allow');
+    }
+    const secret = '*** Begin Patch\n*** Add File: ~/secrets/key\n+x\n*** End Patch\n';
+    expect(decideTool('codex', 'apply_patch', { command: secret }, denySecrets)).toBe('allow');
+  });
+});
