@@ -185,7 +185,8 @@ export class NoticeNotPosted extends Error {
 
 /**
  * What a settle updates, read when it is sent: undefined when there is nothing
- * to update (the notice was dead-lettered, never posted, or pruned).
+ * to update (the notice was never posted, or pruned). A notice dead-lettered
+ * when sent again keeps the message it was posted as before, live: that one.
  * @throws NoticeNotPosted while the notice is not posted yet.
  */
 export async function settleTarget(
@@ -195,7 +196,7 @@ export async function settleTarget(
   const { data } = JSON.parse(settle.payload) as SettlePayload;
   const notice = await findDelivery(reader, settle.workspace_id, data.notice_id);
   if (notice?.state === 'pending') throw new NoticeNotPosted(notice.id, notice.next_attempt_at);
-  if (!notice?.external_ref || notice.state === 'dead') return undefined;
+  if (!notice?.external_ref) return undefined;
   return {
     where: messageAt(notice.external_ref),
     noticeId: notice.id,
@@ -215,9 +216,10 @@ export const SENT_AGAIN = 'Sent again as a newer message in this channel';
 
 /**
  * The message a Slack notice with buttons was posted as before, when it is
- * being sent again (a redelivery): that message is retired first, its buttons
- * taken away and pointing at the new one, so each notice has one message a
- * person can press and its settle reaches that one. Undefined on a first send
+ * being sent again (a redelivery): once the new one is posted, that message is
+ * retired, its buttons taken away and pointing at the new one, so each notice
+ * has one message a person can press and its settle reaches that one (until
+ * then it stays as it was: a repost Slack never takes leaves it live). Undefined on a first send
  * and for a notice without buttons.
  */
 export function earlierMessage(

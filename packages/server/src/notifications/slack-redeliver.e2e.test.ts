@@ -15,7 +15,7 @@ import { SENT_AGAIN } from './message-settle.js';
 
 /**
  * A Slack notice a person sends again (`airlock notifications redeliver`) is a new
- * message. Its earlier message loses its buttons first, pointing at the new one, so
+ * message. Its earlier message then loses its buttons, pointing at the new one, so
  * each notice has one message a person can press, and that is the one its settle
  * reaches, whether the call is decided after the redelivery or was decided before it.
  */
@@ -85,13 +85,15 @@ for (const backend of all) {
       expect(posts[2]!.channel).toBe(CHANNELS.approvals);
       const first = postedTs(slack, CHANNELS.approvals, 1);
       const second = postedTs(slack, CHANNELS.approvals, 2);
-      // The first message was retired before the second was posted.
-      const [retired] = updatesOf(slack, first);
+      // The first message was retired once the second was posted.
+      const retired = await waitFor(async () => updatesOf(slack, first)[0], {
+        what: 'the first message retired',
+      });
       expect(JSON.stringify(retired!.blocks)).toContain(SENT_AGAIN);
       expect(hasButtons(retired!)).toBe(false);
       expect(JSON.stringify(retired!.blocks)).toContain('rm -rf /tmp/x');
       const order = slack.received.map((r) => r.path);
-      expect(order.indexOf('/api/chat.update')).toBeLessThan(
+      expect(order.indexOf('/api/chat.update')).toBeGreaterThan(
         order.lastIndexOf('/api/chat.postMessage'),
       );
 

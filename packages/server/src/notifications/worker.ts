@@ -15,6 +15,7 @@ import {
   hastenSettlesOf,
   MESSAGE_SETTLED,
   NoticeNotPosted,
+  type SettleTarget,
   settleTarget,
 } from './message-settle.js';
 import { noticeNoLongerAsks } from './notice-standing.js';
@@ -221,16 +222,38 @@ export class DeliveryWorker {
   private async send(delivery: DeliveryRow, signal: AbortSignal): Promise<SentRef> {
     const { store, senders } = this.options;
     if (delivery.event_type !== MESSAGE_SETTLED) {
-      // Sent again: the message it was posted as before loses its buttons first.
-      const earlier = earlierMessage(delivery);
-      if (earlier) await senders.retire(delivery, earlier, signal);
       // Its call may have stopped waiting meanwhile, or unseen (decided by a kernel without Slack, pruned).
       const noLongerAsks =
         delivery.channel_kind === 'webhook' ? undefined : await noticeNoLongerAsks(store, delivery);
-      return senders.send(delivery, { now: store.now(), signal, noLongerAsks });
+      const sent = await senders.send(delivery, { now: store.now(), signal, noLongerAsks });
+      // Sent again: the message it was posted as before loses its buttons once a newer one exists
+      // (retired first, a post Slack never took left it pointing at nothing).
+      const earlier = earlierMessage(delivery);
+      if (earlier) await this.retire(delivery, earlier, signal);
+      return sent;
     }
     const target = await settleTarget(store, delivery);
     return target ? senders.settle(delivery, target, signal) : null;
+  }
+
+  /**
+   * Retires a notice's earlier message after its new one was posted. Never throws: the
+   * post landed, and failing the attempt would post the notice once more; an earlier
+   * message left unretired keeps buttons that decide the same call.
+   */
+  private async retire(
+    delivery: DeliveryRow,
+    earlier: SettleTarget,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      await this.options.senders.retire(delivery, earlier, signal);
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error, delivery: delivery.id },
+        'the message of a notice sent again was not retired',
+      );
+    }
   }
 
   private async deliver(delivery: DeliveryRow, signal: AbortSignal): Promise<void> {
