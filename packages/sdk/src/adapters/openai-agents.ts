@@ -156,6 +156,7 @@ export class OpenAIAgentsAirlock {
         let verdict = this.#verdicts.take(call);
         // Approved in the RunState (maybe in another process): Airlock, not the state, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
+        if (verdict.verdict === 'wait') return this.#approvedItself(call);
         if (verdict.verdict !== 'allow') return refusalText(verdict);
         // The runner stopped waiting while Airlock was asked (the tool's timeoutMs passed, a
         // sibling call failed): the model has read that, so a grant that came late runs nothing.
@@ -178,6 +179,20 @@ export class OpenAIAgentsAirlock {
             ),
           }),
     } as TOOL;
+  }
+
+  /**
+   * Refuses a call the application approved in the RunState itself (`state.approve`, an
+   * `alwaysApprove`) while it waits for a person in Airlock, and withdraws its park: the runner
+   * is done with the call once the model reads this, so nobody should be asked about it.
+   * @returns the text the model reads.
+   */
+  async #approvedItself(call: FrameworkCall): Promise<string> {
+    await this.session.withdraw(
+      call,
+      'the application approved the call in its Agents SDK run itself before a person decided',
+    );
+    return "Airlock refused this call: the application approved this call itself while it waited for a person's approval in Airlock; it did not run, and Airlock's approval request was withdrawn";
   }
 
   /**

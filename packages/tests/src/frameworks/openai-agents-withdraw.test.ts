@@ -50,4 +50,28 @@ describe('Agents SDK: withdrawing a park the application rejects itself', () => 
     expect(await member.workspace(kernel.workspace.id).decisions.list()).toEqual([]);
     expect(airlock.verdictsHeld).toBe(0);
   });
+
+  it('an approval of its own (state.approve in place of resume) runs nothing: the model reads why, and the park is withdrawn', async () => {
+    k = await startFrameworkKernel();
+    const airlock = createOpenAIAgentsAirlock({ ...k.connection, sessionId: 'agents-own-approve' });
+    const model = new ScriptedModel([
+      { call: { id: 'x2', name: 'send_email', input: { to: 'all@example.com' } } },
+      { text: 'not sent' },
+    ]);
+    const { agent, ran } = appAgent(airlock, model);
+    const first = await run(agent, 'do the thing');
+    expect(first.interruptions).toHaveLength(1);
+
+    for (const item of first.interruptions) first.state.approve(item);
+    await run(agent, first.state);
+    await airlock.flush();
+
+    expect(ran).toEqual([]);
+    expect(model.lastInput()).toContain('the application approved this call itself');
+    const [row] = await k.tasks(airlock.session.runId as string);
+    expect(row).toMatchObject({ tool_call_id: 'x2', state: 'canceled' });
+    const { kernel } = k;
+    const member = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+    expect(await member.workspace(kernel.workspace.id).decisions.list()).toEqual([]);
+  });
 });
