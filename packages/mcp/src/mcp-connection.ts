@@ -8,10 +8,12 @@ import {
   McpError,
   type Progress,
   type Tool,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { issuesText, schemaIssuesOf } from './schema-issues.js';
 import { useServerLineBuffer } from './server-lines.js';
 import type { NamedServer } from './servers-config.js';
+import { ToolPins } from './tool-pins.js';
 
 /** What this package tells MCP servers it is. */
 export const CLIENT_INFO = { name: 'airlock-mcp-bridge', version: '0.0.0' };
@@ -50,6 +52,11 @@ export class McpServerConnection {
   private client: Client | null = null;
   private connecting: Promise<Client> | null = null;
   private closed = false;
+  /** The tools as first listed: a call of one declared otherwise since is not sent. */
+  private readonly pins = new ToolPins();
+  /** Set when the tools must be listed again before a call (a restart, the server's list_changed). */
+  private relist = false;
+  private relisting: Promise<void> | null = null;
   /** How many times the server's process was started. */
   starts = 0;
 
@@ -91,6 +98,9 @@ export class McpServerConnection {
       client.onerror = (error) => {
         if (OVERSIZED.test(error.message)) overflowed.add(client);
       };
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        if (this.client === client) this.relist = true;
+      });
       // Resolves once the server's process is gone (the transport's close follows its exit).
       const exited = new Promise<void>((resolve) => {
         transport.onclose = resolve;
@@ -106,6 +116,8 @@ export class McpServerConnection {
       } finally {
         this.connecting = null;
       }
+      // A new process may declare its tools otherwise than the one the bridge listed.
+      if (this.starts > 0) this.relist = true;
       this.starts += 1;
       this.client = client;
       return client;
@@ -115,13 +127,21 @@ export class McpServerConnection {
 
   /**
    * Starts the server if it is not running and lists every tool it declares.
+   * The first listing pins the tools: a later one is only compared with it
+   * (see {@link McpServerConnection.callTool}).
    * @throws McpError when the server cannot be reached or refuses the request,
    *   when its answer is no tool list (the schema's problems in one line),
    *   or when its listing runs past {@link TOOL_LIST_MAX_PAGES} pages or
    *   {@link TOOL_LIST_MAX_BYTES} bytes (a next cursor handed out forever).
    */
   async listTools(): Promise<Tool[]> {
-    const client = await this.open();
+    const tools = await this.listAll(await this.open());
+    this.pins.take(tools);
+    return tools;
+  }
+
+  /** Every page of the server's tools/list (see {@link McpServerConnection.listTools}). */
+  private async listAll(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -165,8 +185,12 @@ export class McpServerConnection {
    * exit, and fails saying so. One whose answer was too large for a stdio
    * message ran, and is never sent again. With `options.onProgress` the call
    * asks the server for progress (a `progressToken`) and tells each
-   * `notifications/progress` the server sends for it.
-   * @throws McpError when the server cannot be reached or refuses the request,
+   * `notifications/progress` the server sends for it. A tool the server
+   * declares otherwise than in the first listing (after a restart of its
+   * process, or its `notifications/tools/list_changed`, the tools are listed
+   * again) or no more is not called.
+   * @throws McpError when the tool is declared otherwise since (nothing is
+   *   sent), when the server cannot be reached or refuses the request,
    *   answers no MCP tool result, or does not answer in time (the call is then
    *   cancelled on it); each of the last two says the tool may have run.
    */
@@ -180,8 +204,17 @@ export class McpServerConnection {
     } = {},
   ): Promise<CallToolResult> {
     const callTimeoutMs = this.options.callTimeoutMs ?? CALL_TIMEOUT_MS;
-    const send = async () => {
+    const send = async (again: boolean) => {
       const client = await this.open();
+      await this.relistIfAsked(client);
+      const change = this.pins.changeOf(name);
+      if (change !== null) {
+        const earlier = again ? ' again (the attempt its exit cut off may have run)' : '';
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `the server ${this.server.name} now declares ${name} otherwise than when the bridge listed it (${change}): the call was not sent${earlier}; the bridge serves a tool as it was listed and approved, so restart it to serve the new declaration`,
+        );
+      }
       try {
         // Not client.callTool: once the tool has run, it throws away a result whose
         // structuredContent does not match the tool's outputSchema (as -32602, an input
@@ -218,7 +251,7 @@ export class McpServerConnection {
       }
     };
     try {
-      return await send();
+      return await send(false);
     } catch (error) {
       if (!connectionLost(error) || signal.aborted) throw error;
       if (!options.resendAfterExit) {
@@ -227,8 +260,24 @@ export class McpServerConnection {
           `the server ${this.server.name} exited during ${name}, which may have run before it did: a tool that is neither read-only nor idempotent is not sent again`,
         );
       }
-      return send();
+      return send(true);
     }
+  }
+
+  /** Lists the tools again when asked (a restart, list_changed) and compares them with the pins. */
+  private async relistIfAsked(client: Client): Promise<void> {
+    if (this.relist) {
+      this.relist = false;
+      // One listing for the calls that start meanwhile; a failed one is tried again by the next.
+      this.relisting = this.listAll(client).then(
+        (tools) => this.pins.take(tools),
+        (error: unknown) => {
+          this.relist = true;
+          throw error;
+        },
+      );
+    }
+    await this.relisting;
   }
 
   /** Stops the server's process. */
