@@ -8,7 +8,7 @@ import { REPORTED_OUTPUT_MAX_UNITS } from './payload.js';
 const LONG = 'a\u00e9\u20ac\u{1F600}'.repeat(400_000);
 
 describe("a report of a call's long output", () => {
-  it('sends no more of it than the kernel keeps, and the kernel keeps the same', () => {
+  it('sends one code unit more than the kernel keeps (so it knows it was cut), and the kernel keeps the same', () => {
     expect(REPORTED_OUTPUT_MAX_UNITS).toBe(HOOKED_OUTPUT_MAX_BYTES);
     for (const skip of [0, 1, 2, 3, 4]) {
       const output = LONG.slice(skip);
@@ -20,7 +20,7 @@ describe("a report of a call's long output", () => {
         tool_use_id: 'tu-1',
         tool_response: output,
       });
-      expect(event?.output?.length).toBe(REPORTED_OUTPUT_MAX_UNITS);
+      expect(event?.output?.length).toBe(REPORTED_OUTPUT_MAX_UNITS + 1);
       const sent = event?.output ?? '';
       expect(truncateUtf8(sent, HOOKED_OUTPUT_MAX_BYTES)).toBe(
         truncateUtf8(output, HOOKED_OUTPUT_MAX_BYTES),
@@ -37,7 +37,7 @@ describe("a report of a call's long output", () => {
       tool_response: { llmContent: `Output: ${'x'.repeat(2_000_000)}\nExit Code: 2\n` },
     });
     expect(event).toMatchObject({ outcome: 'failed' });
-    expect(event?.output?.length).toBe(REPORTED_OUTPUT_MAX_UNITS);
+    expect(event?.output?.length).toBe(REPORTED_OUTPUT_MAX_UNITS + 1);
   });
 
   it('sends a short output whole', () => {

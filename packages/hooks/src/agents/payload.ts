@@ -31,18 +31,22 @@ export function outputText(value: unknown): string {
 }
 
 /**
- * The most of a call's output a report sends, in UTF-16 code units: the
- * kernel keeps 16 KiB of its UTF-8 (core's `HOOKED_OUTPUT_MAX_BYTES`, which a
- * test keeps equal), never more code units than that, so it keeps the same;
- * the rest of a long output (a log, a large file read) would only make the
- * report larger than the kernel reads, and the call that ran unrecorded.
+ * The most of a call's output the kernel keeps, in UTF-16 code units: 16 KiB of
+ * its UTF-8 (core's `HOOKED_OUTPUT_MAX_BYTES`, which a test keeps equal), never
+ * more code units than that. The rest of a long output (a log, a large file
+ * read) would only make the report larger than the kernel reads, and the call
+ * that ran unrecorded.
  */
 export const REPORTED_OUTPUT_MAX_UNITS = 16_384;
 
-/** A call's output as a report sends it (see {@link REPORTED_OUTPUT_MAX_UNITS}). */
+/**
+ * A call's output as a report sends it: a longer one is cut one code unit past
+ * what the kernel keeps (see {@link REPORTED_OUTPUT_MAX_UNITS}), so the kernel
+ * knows it was longer and its row says so.
+ */
 export function reportedOutput(output: string): string {
   return output.length > REPORTED_OUTPUT_MAX_UNITS
-    ? output.slice(0, REPORTED_OUTPUT_MAX_UNITS)
+    ? output.slice(0, REPORTED_OUTPUT_MAX_UNITS + 1)
     : output;
 }
 

@@ -1,4 +1,4 @@
-import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
+import { truncateUtf8 } from '@airlock/core';
 import type { CallLookupsAhead } from '../../store/hooked-rows.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -15,7 +15,7 @@ import {
   takeForAgent,
 } from './hooked-calls.js';
 import { placeIdlessReport } from './idless-report.js';
-import { ranResult } from './ran-result.js';
+import { keptOutput, ranResult } from './ran-result.js';
 import { emitUnstagedCall } from './unstaged-calls.js';
 
 /*
@@ -42,7 +42,7 @@ export interface PostToolOutcome {
 }
 
 /**
- * Commits what the agent ran to its row: outcome and output (cut to 16 KiB),
+ * Commits what the agent ran to its row: outcome and output (cut to 16 KiB, see keptOutput),
  * so the run story and the audit trail show it. A parked row the agent's own
  * user answered in the agent's prompt is approved as such first, where the
  * kernel handed it to that prompt (see {@link approveInAgentPrompt}). A call
@@ -150,7 +150,7 @@ export async function commitRan(
   options: { agent: string; ran: RanCall; row: TaskTable; verb: 'commit' | 'late_report' },
 ): Promise<TaskTable> {
   const { agent, ran, row } = options;
-  const output = truncateUtf8(ran.output, HOOKED_OUTPUT_MAX_BYTES);
+  const output = keptOutput(ran.output);
   const failed = ran.outcome === 'failed';
   const error = failed ? toolFailure(ran.output || 'the tool failed') : null;
   return moveTask(tx, {
