@@ -132,6 +132,11 @@ const REFUSED = [
   'tee victim < /dev/null',
   'sort -o victim /dev/null',
   'sort --output=victim < /dev/null',
+  // A pipe from a command printing nothing empties it too (bash 5.2 left victim 0 bytes long).
+  ': | tee victim',
+  "printf '' | tee victim",
+  'false |& tee victim',
+  ': | sponge victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -1,5 +1,5 @@
 import { namesLongOption, optionValues } from './flags.js';
-import type { LexedSegment } from './lexed-line.js';
+import type { LexedSegment, ShellWord } from './lexed-line.js';
 import { redirectsNowhere } from './streams.js';
 import type { ActionTag } from './tags.js';
 
@@ -37,14 +37,14 @@ function echoesNothing(args: readonly string[]): boolean {
 const SORT_VALUED = new Set(['-k', '-t', '-o', '-S', '-T']);
 
 /**
- * `tee FILE < /dev/null` (no `-a`) and `sort -o FILE /dev/null` (or `< /dev/null`): the file it
+ * `tee FILE < /dev/null` and `sponge FILE < /dev/null` (no `-a`), `sort -o FILE /dev/null` (or `< /dev/null`): the file it
  * writes is emptied before it is written, and nothing is written to it.
  */
 function writesNothingTo(segment: LexedSegment, program: string, args: readonly string[]): boolean {
   const operands = args.filter(
     (arg, index) => !arg.startsWith('-') && !SORT_VALUED.has(args[index - 1] ?? ''),
   );
-  if (program === 'tee') {
+  if (program === 'tee' || program === 'sponge') {
     const appends = args.some(
       (arg) => /^-[a-zA-Z]*a/.test(arg) || namesLongOption(arg, '--append'),
     );
@@ -70,7 +70,15 @@ export function emptiesFile(
   args: readonly string[],
 ): boolean {
   if (program !== null && writesNothingTo(segment, program, args)) return true;
-  if (!truncatesFile(segment)) return false;
+  return truncatesFile(segment) && printsNothing(segment, program, args);
+}
+
+/** Whether a command (`null`: none, only redirections) prints nothing on its standard output. */
+function printsNothing(
+  segment: LexedSegment,
+  program: string | null,
+  args: readonly string[],
+): boolean {
   if (program === null || program === ':' || program === 'true' || program === 'false') return true;
   if (program === 'cat') {
     const inputs = args.length === 0 ? ['-'] : args;
@@ -83,6 +91,59 @@ export function emptiesFile(
     return format === '';
   }
   return false;
+}
+
+/** Wrappers that print nothing of their own: `sudo :`, `env A=1 true`, `timeout 5 :`. */
+const QUIET_WRAPPERS = new Set([
+  'sudo',
+  'env',
+  'nice',
+  'nohup',
+  'time',
+  'command',
+  'builtin',
+  'exec',
+]);
+
+/** A command's words past its plain wrappers and assignments (`timeout` takes its duration). */
+function withoutWrappers(words: readonly ShellWord[]): readonly ShellWord[] {
+  let at = 0;
+  // A wrapper alone prints (`env`, `nice`): the last word is never skipped.
+  while (at < words.length - 1) {
+    const text = words[at]!.text;
+    if (QUIET_WRAPPERS.has(text) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) at++;
+    else if (
+      text === 'timeout' &&
+      at + 2 < words.length &&
+      /^[0-9.]+[smhd]?$/.test(words[at + 1]!.text)
+    )
+      at += 2;
+    else break;
+  }
+  return words.slice(at);
+}
+
+/**
+ * The next command of a pipe as it runs after `segment`: when `segment` prints nothing (`: |`,
+ * `true |`, `printf '' |`), the next one reads an empty input, as after `< /dev/null`, unless it
+ * redirects its input itself.
+ */
+export function afterPipe(segment: LexedSegment, next: LexedSegment): LexedSegment {
+  if (segment.pipesOut !== true || next.inputs.length > 0) return next;
+  if (next.redirections.some(({ operator, fd }) => operator.startsWith('<') && (fd ?? '0') === '0'))
+    return next;
+  const [first, ...rest] = withoutWrappers(segment.words);
+  if (first?.dynamic || rest.some((word) => word.dynamic)) return next;
+  const program = first === undefined ? null : first.text;
+  if (
+    !printsNothing(
+      segment,
+      program,
+      rest.map((word) => word.text),
+    )
+  )
+    return next;
+  return { ...next, redirections: [...next.redirections, { operator: '<', target: '/dev/null' }] };
 }
 
 /** The tags of a file whose content is gone. */

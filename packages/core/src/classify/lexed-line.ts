@@ -38,6 +38,8 @@ export interface LexedSegment {
   readonly substitutions: string[];
   /** Bodies of `<<<` here-strings and `<<` here-documents fed to this command's input. */
   readonly inputs: { readonly text: string; readonly dynamic: boolean }[];
+  /** True when `|` or `|&` ends the command: the next command reads what it prints. */
+  pipesOut?: true;
 }
 
 /** A shell line split into simple commands, with what the lexer could not read. */

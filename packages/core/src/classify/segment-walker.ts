@@ -1,6 +1,6 @@
 import { assignmentCommands } from './command-variables.js';
 import { noEmbedded } from './embedded.js';
-import { addEmptied, emptiesFile } from './emptied-files.js';
+import { addEmptied, afterPipe, emptiesFile } from './emptied-files.js';
 import { finishCommand, NOT_WRAPPED, walkEmbedded } from './finish-command.js';
 import { interpret } from './interpreters.js';
 import {
@@ -74,7 +74,12 @@ function walkLine(line: string, walk: Walk): void {
     push(walk, [{ text, dynamic: false }], new Set(['unknown']), problem);
   }
   const from = walk.out.length;
-  for (const segment of lexed.segments) walkSegment(segment, walk);
+  // `: | tee f` empties f as `tee f < /dev/null` does: a pipe from a command printing nothing.
+  let before: LexedSegment | undefined;
+  for (const segment of lexed.segments) {
+    walkSegment(before === undefined ? segment : afterPipe(before, segment), walk);
+    before = segment;
+  }
   if (lexed.problems.length === 0) return;
   // A line the lexer could not read is never read-only: its best-effort segments lose `read`.
   for (let index = from; index < walk.out.length; index++) {

@@ -174,6 +174,7 @@ class Lexer extends ExpansionReader {
       } else {
         const separator = SEPARATORS.find((op) => source.startsWith(op, this.index));
         if (separator) {
+          if (separator === '|' || separator === '|&') this.segment.pipesOut = true;
           this.endSegment();
           if (separator === ';;' || source.startsWith(';&', this.index)) this.cases.endList();
           this.index += separator.length;
