@@ -2,7 +2,7 @@ import { pointerTokens } from '../issues/problem.js';
 import type { ToolManifestEntry, ToolTarget } from '../schemas/permissions.js';
 import { globParts } from './glob-words.js';
 import { patchPaths } from './patch-paths.js';
-import { inHomeDirectory, toolPathSpellings } from './tool-path-spellings.js';
+import { globSpellings, inHomeDirectory, toolPathSpellings } from './tool-path-spellings.js';
 
 /** A path or URL a call names, in canonical form. */
 export interface CanonicalTarget {
@@ -356,7 +356,9 @@ export function callTargets(
     }
     // A patch's text names the files it changes, each read as a file.
     const patch = target.names === 'patch';
-    const paths = patch ? raws.flatMap(patchPaths) : raws.flatMap(toolPathSpellings);
+    const spelled = raws.flatMap(toolPathSpellings);
+    const globs = target.names === 'glob' ? spelled.flatMap(globSpellings) : spelled;
+    const paths = patch ? raws.flatMap(patchPaths) : globs;
     const absent = paths.length === 0 && target.when_absent === 'working_directory';
     const filter = nameFilter(target, input);
     for (const raw of absent ? [''] : underItsDirectory(paths, target, input)) {

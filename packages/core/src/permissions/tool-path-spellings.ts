@@ -22,3 +22,19 @@ export function toolPathSpellings(raw: string): string[] {
 export function inHomeDirectory(raw: string): boolean {
   return raw === '~' || raw.startsWith('~/');
 }
+
+/**
+ * The spellings of a glob a tool expands (ToolTarget's `names: glob`) that holds a backslash:
+ * each backslash a separator (Gemini CLI's read_many_files turns it into `/` before it globs, so
+ * `secrets\key` reads secrets/key) and an escape of the character after it (node's glob on
+ * POSIX: `.e\nv` is `.env`), an escaped wildcard read as `?` (the one literal character it is).
+ * As written when it holds none.
+ */
+export function globSpellings(raw: string): string[] {
+  if (!raw.includes('\\')) return [raw];
+  const separated = raw.replace(/\\/g, '/');
+  const unescaped = raw.replace(/\\(.?)/gs, (_, next: string) =>
+    /[*?[\]{}()!@+]/.test(next) ? '?' : next,
+  );
+  return separated === unescaped ? [separated] : [separated, unescaped];
+}

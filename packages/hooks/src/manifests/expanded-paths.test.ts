@@ -60,3 +60,33 @@ describe('a path a tool reads as written keeps its reading', () => {
     expect(decideTool('codex', 'apply_patch', { command: secret }, denySecrets)).toBe('allow');
   });
 });
+
+/*
+ * Gemini CLI's read_many_files turns every backslash of a pattern into a slash before it globs
+ * (`p.replace(/\\/g, '/')`): `secrets\key` reads secrets/key. Node's glob without that reads a
+ * backslash as an escape (`.e\nv` is `.env`); a rule reads both.
+ */
+describe("Gemini CLI's read_many_files pattern with backslashes", () => {
+  it.each([
+    [{ include: ['secrets\\key'] }, denySecrets],
+    [{ include: ['secrets\\*'] }, denySecrets],
+    [{ paths: ['src\\..\\secrets\\key'] }, denySecrets],
+    [{ include: ['src\\..\\.env'] }, denyEnv],
+    [{ include: ['.e\\nv'] }, denyEnv],
+  ] as const)('refuses %j', (input, rule) => {
+    expect(decideTool('gemini', 'read_many_files', input, rule)).toBe('deny');
+  });
+
+  it('asks of a backslashed glob that may reach a guarded path', () => {
+    expect(decideTool('gemini', 'read_many_files', { include: ['s*\\key'] }, denySecrets)).toBe(
+      'ask',
+    );
+  });
+
+  it('grants src\\**\\*.ts, as it grants src/**/*.ts', () => {
+    for (const rule of [denyEnv, denySecrets, askPem]) {
+      const input = { include: ['src\\**\\*.ts'] };
+      expect(decideTool('gemini', 'read_many_files', input, rule)).toBe('allow');
+    }
+  });
+});
