@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSqliteStore } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
@@ -129,4 +130,39 @@ describe('a folder named restoring in the data directory', { timeout: 60_000 }, 
     expect(existsSync(join(dataDir, 'restoring'))).toBe(false);
     expect(existsSync(join(dataDir, 'airlock.sqlite'))).toBe(true);
   });
+});
+
+describe('a backup whose schema was changed after it was written', { timeout: 60_000 }, () => {
+  const good = join(root, 'good-for-schema.sqlite');
+  beforeAll(async () => {
+    const source = join(root, 'schema-source');
+    const store = await Store.open({ dataDir: source });
+    await store.close();
+    await backupSqliteStore({ dataDir: source, target: good });
+  });
+
+  /** A copy of the good backup with `change` run on it (by hand, or by another program). */
+  function changed(name: string, change: string): string {
+    const file = join(root, name);
+    writeFileSync(file, readFileSync(good));
+    const database = new SqliteDatabase(file);
+    database.exec(change);
+    database.close();
+    return file;
+  }
+
+  for (const [what, change, named] of [
+    ['a table dropped', 'drop table tasks', 'table tasks'],
+    ['a column dropped', 'alter table runs drop column summary', 'column runs.summary'],
+  ] as const) {
+    it(`is refused as backup_corrupt (${what}), and nothing is put in place`, async () => {
+      const file = changed(`${what.replaceAll(' ', '-')}.sqlite`, change);
+      const dataDir = join(root, `into-${what.replaceAll(' ', '-')}`);
+      const refused = await runLocalInProcess(['restore', file, '--data-dir', dataDir]);
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain(`airlock restore: backup_corrupt: ${file} `);
+      expect(refused.stderr).toContain(named);
+      expect(existsSync(dataDir)).toBe(false);
+    });
+  }
 });

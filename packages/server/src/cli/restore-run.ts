@@ -8,7 +8,9 @@ import {
   KERNEL_LOCK_DATABASE,
   KERNEL_LOCK_FILE,
 } from '../store/sqlite/kernel-lock.js';
-import { restoreSqliteStore } from '../store/sqlite/sqlite-backup.js';
+import { missingSchema } from '../store/sqlite/schema-drift.js';
+import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
+import { BackupError, restoreSqliteStore } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
 import type { BackupArgs } from './backup-args.js';
 import { checkRestorePaths } from './backup-paths.js';
@@ -56,6 +58,8 @@ export async function runRestore(
         stop.check();
         const store = await Store.open({ dataDir: stagingDir });
         try {
+          // Before anything reads or writes its rows: a fence on a table gone would fail half-way.
+          await refuseMissingSchema(join(stagingDir, SQLITE_FILE_NAME), options.file);
           // Before the fence writes its events: they, too, are numbered after the replaced log.
           if (replaced) continued = await continueAfterReplacedLog(store, replaced);
           if (options.fence) fenced.outcome = await fenceStore(store);
@@ -99,6 +103,24 @@ export async function runRestore(
     release();
     stop.release();
   }
+}
+
+/**
+ * Refuses a backup whose schema lacks what its migration history says it has.
+ * @throws BackupError `backup_corrupt` naming the first few tables, columns or indexes missing.
+ */
+async function refuseMissingSchema(copy: string, file: string): Promise<void> {
+  const missing = await missingSchema(copy);
+  if (missing.length === 0) return;
+  const shown =
+    missing.length > 5
+      ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more`
+      : missing.join(', ');
+  throw new BackupError(
+    'backup_corrupt',
+    `${resolve(file)} lacks ${shown} that its recorded migrations make: it was changed after ` +
+      '`airlock backup` wrote it (by hand or by another program); restore another backup',
+  );
 }
 
 /**
