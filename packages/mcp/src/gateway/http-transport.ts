@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { forTerminal } from '@airlock/core';
 import { bearerTokenOf, requestTargetUrl } from '@airlock/core/wire';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { credentialKind, isExecutorCredential } from './client-credential.js';
 import { checkedByKernel, credentialRefusal } from './credential-check.js';
 import {
@@ -74,6 +74,8 @@ interface Session {
   lastActive: number;
   /** POSTs still being answered (a parked call keeps its POST open). */
   open: number;
+  /** Ids of the requests each sent alone in a POST still open: a cancelled one's stream ends. */
+  alone: Set<string | number>;
 }
 
 /** JSON-RPC's codes the front answers itself: the implementation's own, and a body that is no JSON. */
@@ -173,8 +175,11 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     const guarded = session.transport as AnswerAwaitingTransport;
     const reused = reusedRequestId(body, (id) => guarded.requestInFlight?.(id) ?? false);
     if (reused !== null) return answerError(res, 400, idInUse(reused), req, reused);
+    const alone = isJSONRPCRequest(body) ? body.id : null;
+    if (alone !== null) session.alone.add(alone);
     session.open += 1;
     res.once('close', () => {
+      if (alone !== null) session.alone.delete(alone);
       session.open -= 1;
       session.lastActive = Date.now();
     });
@@ -285,12 +290,18 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       counted = false;
       counts.remove(key);
     };
+    const alone = new Set<string | number>();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, tokenHash, lastActive: Date.now(), open: 0 });
+        sessions.set(sessionId, { transport, tokenHash, lastActive: Date.now(), open: 0, alone });
       },
     });
+    // The SDK answers no cancelled request, and ends a POST's stream only once all its answers
+    // went out: a cancelled call's POST stayed open, its session busy (never idle) for good.
+    (transport as AnswerAwaitingTransport).requestCancelled = (id) => {
+      if (alone.has(id)) transport.closeSSEStream(id);
+    };
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       release();
