@@ -79,6 +79,37 @@ function who(event: PendingEvent, names: Names): string {
   return typeof data.via === 'string' ? `${name} via ${data.via}` : name;
 }
 
+/** How a settled line says the call waits again, in a notice its channel is sent. */
+const IN_A_NEW_MESSAGE = 'waits in a new message';
+
+/** The same, for a channel the call waiting again is not sent to (its `when` no longer takes it). */
+const NOT_IN_THIS_CHANNEL = 'waits in the Airlock inbox (it is not posted in this channel again)';
+
+/**
+ * The settles of a unit of work, each pointing at a new message only where its
+ * channel is sent one: a call edited (its action tags changed with its input)
+ * may wait again unposted in a channel whose `when` took it before.
+ */
+export function pointingAtNotices(
+  settles: readonly NewDelivery[],
+  notices: readonly NewDelivery[],
+): NewDelivery[] {
+  return settles.map((settle) => {
+    const payload = settle.payload as SettlePayload;
+    if (!payload.data.outcome.endsWith(IN_A_NEW_MESSAGE)) return settle;
+    const posted = notices.some(
+      (notice) =>
+        notice.channel === settle.channel &&
+        notice.run_id === settle.run_id &&
+        notice.task_key === settle.task_key &&
+        asksAPerson(notice.event_type),
+    );
+    if (posted) return settle;
+    const outcome = `${payload.data.outcome.slice(0, -IN_A_NEW_MESSAGE.length)}${NOT_IN_THIS_CHANNEL}`;
+    return { ...settle, payload: { ...payload, data: { ...payload.data, outcome } } };
+  });
+}
+
 /** The line a settled message ends with, for the event that ended its call's wait. */
 export function settledLine(event: PendingEvent, names: Names): string {
   const data = dataOf(event);
@@ -93,10 +124,10 @@ export function settledLine(event: PendingEvent, names: Names): string {
       return 'Expired: nobody decided in time';
     case 'task.edited':
       return data.outcome === 'parked'
-        ? `Edited by ${who(event, names)}: the edited call waits in a new message`
+        ? `Edited by ${who(event, names)}: the edited call ${IN_A_NEW_MESSAGE}`
         : `Edited by ${who(event, names)}`;
     case 'task.readdressed':
-      return 'Its executor was revoked: the call waits in a new message';
+      return `Its executor was revoked: the call ${IN_A_NEW_MESSAGE}`;
     default:
       return typeof data.decided_by === 'string'
         ? `Canceled by ${who(event, names)}`

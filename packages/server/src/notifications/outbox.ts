@@ -5,7 +5,7 @@ import { peekRun } from '../store/runs.js';
 import type { PendingEvent, Tx } from '../store/store.js';
 import { findTask } from '../store/tasks.js';
 import type { NotificationsConfig } from './config.js';
-import { settlesFor } from './message-settle.js';
+import { pointingAtNotices, settlesFor } from './message-settle.js';
 import { cardUrl, type NotificationPayload } from './payload.js';
 import { asksAPerson, channelWants, notifyingEventOf } from './routing.js';
 
@@ -25,8 +25,8 @@ export function outboxEnqueue(
     config.channels.filter((c) => c.kind === 'slack').map((channel) => channel.workspace),
   );
   return async (tx, events) => {
-    const deliveries: NewDelivery[] =
-      slackWorkspaces.size > 0 ? await settlesFor(tx, events, slackWorkspaces) : [];
+    const settles = slackWorkspaces.size > 0 ? await settlesFor(tx, events, slackWorkspaces) : [];
+    const notices: NewDelivery[] = [];
     for (const event of events) {
       if (!workspaces.has(event.workspace_id)) continue;
       const kind = notifyingEventOf(event);
@@ -59,7 +59,7 @@ export function outboxEnqueue(
       };
       for (const channel of config.channels) {
         if (channel.workspace !== event.workspace_id || !channelWants(channel, subject)) continue;
-        deliveries.push({
+        notices.push({
           workspace_id: event.workspace_id,
           run_id: event.run_id,
           task_key: event.task_key ?? null,
@@ -70,6 +70,7 @@ export function outboxEnqueue(
         });
       }
     }
+    const deliveries = [...pointingAtNotices(settles, notices), ...notices];
     if (deliveries.length === 0) return;
     await enqueueDeliveries(tx, deliveries);
     tx.afterCommit(onEnqueued);
