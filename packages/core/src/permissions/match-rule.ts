@@ -184,6 +184,12 @@ export function permissionRuleMatches(rule: PermissionRule, call: PermissionCall
   return call.targets.some((target) => ruleCoversTarget(rule, target, coverage));
 }
 
+/** Whether no file a search's name filter lets it read (each glob's names) is a guarded path. */
+function filterMisses(source: string, filter: string | readonly string[]): boolean {
+  const globs = typeof filter === 'string' ? [filter] : filter;
+  return globs.every((glob) => globNamesMiss(source, glob));
+}
+
 /**
  * Whether a deny or an ask that its patterns do not name may still reach what they guard,
  * so the call is asked, not granted: a read tool given a directory holding the guarded
@@ -232,7 +238,7 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
       (source) =>
         notRooted(source) ||
         (nearGuardedPaths(source, folded) &&
-          !(filter !== undefined && globNamesMiss(source, filter)) &&
+          !(filter !== undefined && filterMisses(source, filter)) &&
           (holds(source, path) || (named && bindingPatternNames(source, path, {})))),
     );
   };

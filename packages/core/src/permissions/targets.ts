@@ -2,6 +2,7 @@ import { pointerTokens } from '../issues/problem.js';
 import type { ToolManifestEntry, ToolTarget } from '../schemas/permissions.js';
 import { globParts } from './glob-words.js';
 import { patchPaths } from './patch-paths.js';
+import { nameFilter } from './tool-name-filters.js';
 import { globSpellings, inHomeDirectory, toolPathSpellings } from './tool-path-spellings.js';
 
 /** A path or URL a call names, in canonical form. */
@@ -48,9 +49,10 @@ export interface CanonicalTarget {
   readonly names?: 'file' | 'directory';
   /**
    * For a search's directory: the last segment of the glob every file it reads is named by
-   * (`*.ts` of Grep's `glob: src/**` + `/*.ts`; ToolTarget's `name_filter`).
+   * (`*.ts` of Grep's `glob: src/**` + `/*.ts`; ToolTarget's `name_filter`), or of each glob when
+   * it reads the files several name (`*.ts` and `*.tsx` of `*.{ts,tsx}`).
    */
-  readonly readsOnlyNames?: string;
+  readonly readsOnlyNames?: string | readonly string[];
 }
 
 function normalizeSegments(path: string): string[] {
@@ -308,24 +310,6 @@ function urlsInText(text: string): string[] {
   return text.match(/https?:\/\/\S+/gi) ?? [];
 }
 
-/**
- * What every file a search's name filter (ToolTarget's `name_filter`) lets it read is named
- * like: `*` and the text after the filter's last wildcard (`*.ts` of `src/**` + `/*.ts`), since
- * a search may read it as a git pathspec (Gemini CLI's grep tries `git grep`), where `*` crosses
- * `/` (`s*` is `secrets/.env` too) and a name without one is a directory holding anything. None
- * when it limits nothing so: absent, without a wildcard, more than one glob (`*.ts *.env`,
- * `*.ts,*.env`), a negation (`!*.md`), pathspec magic (`:(exclude)*.md`) or a brace.
- */
-function nameFilter(target: ToolTarget, input: unknown): string | undefined {
-  if (target.name_filter === undefined) return undefined;
-  const globs = stringsAtPointer(input, target.name_filter);
-  const glob = globs.length === 1 ? globs[0]! : '';
-  if (/^:|[\s,!{}\\]/.test(glob)) return undefined;
-  const wildcard = Math.max(glob.lastIndexOf('*'), glob.lastIndexOf('?'), glob.lastIndexOf(']'));
-  const suffix = glob.slice(wildcard + 1);
-  return wildcard < 0 || suffix.includes('/') ? undefined : `*${suffix}`;
-}
-
 /** Whether a target's paths name files: `file`, and each path a patch names. */
 function fileNamed(target: ToolTarget): 'file' | undefined {
   return target.names === 'file' || target.names === 'patch' ? 'file' : undefined;
@@ -360,7 +344,10 @@ export function callTargets(
     const globs = target.names === 'glob' ? spelled.flatMap(globSpellings) : spelled;
     const paths = patch ? raws.flatMap(patchPaths) : globs;
     const absent = paths.length === 0 && target.when_absent === 'working_directory';
-    const filter = nameFilter(target, input);
+    const filter =
+      target.name_filter === undefined
+        ? undefined
+        : nameFilter(stringsAtPointer(input, target.name_filter));
     for (const raw of absent ? [''] : underItsDirectory(paths, target, input)) {
       // A path in the home directory (`~/repo/secrets/key`) may be anywhere, the project included;
       // a patch's names are joined to the working directory as written (Codex expands no `~`).

@@ -8,6 +8,13 @@ describe('a search limited to files a glob names reads no file that glob cannot 
     ['claude-code', 'Grep', { pattern: 'x', glob: '*.md', path: '/repo/config' }],
     ['gemini', 'search_file_content', { pattern: 'x', include: '*.ts' }],
     ['gemini', 'search_file_content', { pattern: 'x', include: '**/*.py', dir_path: 'src' }],
+    // Claude Code's Grep gives ripgrep each glob of `*.ts *.tsx` and `*.ts,*.tsx`; a brace group
+    // is alternatives to ripgrep, and literal text to git grep (names ending `.{ts,tsx}`).
+    ['claude-code', 'Grep', { pattern: 'x', glob: '*.{ts,tsx}' }],
+    ['claude-code', 'Grep', { pattern: 'x', glob: '*.ts *.tsx' }],
+    ['claude-code', 'Grep', { pattern: 'x', glob: '*.ts,*.tsx' }],
+    ['claude-code', 'Grep', { pattern: 'x', glob: 'src/**/*.{js,jsx} *.md', path: '/repo' }],
+    ['gemini', 'grep_search', { pattern: 'x', include_pattern: '*.{ts,tsx,js}' }],
   ] as const)('grants %s %s %j under **/.env and **/*.pem', (agent, tool, input) => {
     expect(decideTool(agent, tool, input, denyEnv)).toBe('allow');
     expect(decideTool(agent, tool, input, askPem)).toBe('allow');
@@ -33,6 +40,10 @@ describe('a search limited to files a glob names reads no file that glob cannot 
     { glob: '*.{ts,env}' },
     { glob: '*.ts *.env' },
     { glob: '*.ts,*.env' },
+    { glob: '*.{ts,{env,x}}' },
+    { glob: '*.ts {.env,x}' },
+    { glob: '*.{ts,tsx} *' },
+    { glob: '*.ts,' },
     { glob: '!*.md' },
     { glob: '' },
     // git grep reads Gemini's include as a pathspec: `*` crosses `/`, `s*` is secrets/.env too,
