@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -118,6 +119,12 @@ describe('a folder named restoring in the data directory', { timeout: 60_000 }, 
     );
     expect(readFileSync(inside)).toEqual(readFileSync(good));
     expect(readdirSync(dataDir)).toEqual(['restoring']);
+    // Named through a symbolic link elsewhere, it is the same file.
+    const link = join(root, 'link-to-restoring-copy.sqlite');
+    symlinkSync(inside, link);
+    const linked = await runLocalInProcess(['restore', link, '--data-dir', dataDir]);
+    expect(linked.stderr).toContain('airlock restore: restoring_dir_in_use: ');
+    expect(readFileSync(inside)).toEqual(readFileSync(good));
   });
 
   it('left by a restore cut short (its copy and the files SQLite makes beside it) is cleared', async () => {

@@ -21,8 +21,8 @@ const STAGED_FILES = new Set(
   ['', '-wal', '-shm', '-journal'].map((suffix) => `${SQLITE_FILE_NAME}${suffix}`),
 );
 
-/** The real path of a directory, or null when it cannot be read as one. */
-function realDirectory(path: string): string | null {
+/** The real path (symbolic links followed), or null when it cannot be read. */
+function realPath(path: string): string | null {
   try {
     return realpathSync(path);
   } catch {
@@ -45,8 +45,10 @@ export function clearStaging(staging: string, backup: string): void {
     if ((error as { code?: unknown }).code === 'ENOENT') return;
     throw error;
   }
-  const stagingPath = stat.isDirectory() ? realDirectory(staging) : null;
-  if (stagingPath !== null && realDirectory(dirname(backup)) === stagingPath) {
+  const stagingPath = stat.isDirectory() ? realPath(staging) : null;
+  // Followed to its file: a link elsewhere to a file in the folder would lose that file all the same.
+  const backupFile = realPath(backup);
+  if (stagingPath !== null && backupFile !== null && dirname(backupFile) === stagingPath) {
     throw new BackupError(
       'restoring_dir_in_use',
       `${backup} lies in ${staging}, the folder a restore prepares the backup in and clears first; ` +
