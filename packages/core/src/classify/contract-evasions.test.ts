@@ -120,6 +120,32 @@ const REFUSED = [
   '${X:-rm} victim',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   '${X=rm} -rf victim',
+  // A program word built of a known variable's value (bash 5.2 ran rm: victim was gone).
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=RM; ${c,,} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=Rm; ${c,} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=RM; ${c@L} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=xm; ${c/x/r} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=xrm; ${c#x} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=xxrm; ${c##*x} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=rmx; ${c%x} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=xrmx; ${c:1:2} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=r; ${c}m victim',
+  "c=r; $c'm' victim",
+  'c=m; r$c victim',
+  'c=r; c+=m; $c victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'x=([0]=rm [1]=victim); ${x[@]}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'g=f; f=rm; ${!g} victim',
   // An awk program's literal command (bash 5.2 ran awk's system(): victim was gone).
   'awk \'BEGIN { system("rm -rf victim") }\'',
   'awk \'BEGIN { system("rm -rf " "victim") }\'',

@@ -1,5 +1,6 @@
 import type { ShellWord } from './lexed-line.js';
 import { DECLARERS } from './line-variables.js';
+import { programWordValues } from './program-word-values.js';
 
 /*
  * The values a line gives its variables, read where a command's program is one of them: `v=rm;
@@ -32,7 +33,11 @@ export function recordProgramValue(values: ProgramValues, name: string, value: s
 export function recordAssignedProgram(values: ProgramValues, word: ShellWord): void {
   const named = NAMED.exec(word.text);
   if (named === null || word.dynamic) return;
-  recordProgramValue(values, named[1]!, word.text.slice(named[0].length));
+  const value = word.text.slice(named[0].length);
+  // `c=r; c+=m` makes rm: each value known so far is appended to.
+  const appended = named[0].endsWith('+=') ? (values.get(named[1]!) ?? []) : [];
+  for (const known of [...appended]) recordProgramValue(values, named[1]!, known + value);
+  recordProgramValue(values, named[1]!, value);
 }
 
 /** Records what a declaration assigns (`export v=rm`, `local a=(rm -rf)`): `words` from `from` on. */
@@ -61,13 +66,23 @@ export function programAlternatives(text: string, values: ProgramValues): string
     ...(name === undefined ? [] : (values.get(name) ?? [])),
     ...(fallback === null ? [] : [fallback[2]!]),
   ];
-  if (known.length === 0) return null;
+  if (known.length === 0) return wordAlternatives(text, values);
   const alternatives = known
     .map((value) => {
       const array = /^\((.*)\)$/s.exec(value);
       const inner = array === null ? value : array[1]!.replace(/['"]/g, '');
-      return inner.split(/\s+/).filter((word) => word !== '');
+      const words = inner.split(/\s+/).filter((word) => word !== '');
+      // `a=([0]=rm [1]=x)` sets its elements by index: the index is no part of the value.
+      return array === null ? words : words.map((word) => word.replace(/^\[[^\]]*\]=/, ''));
     })
+    .filter((words) => words.length > 0);
+  return alternatives.length === 0 ? null : alternatives;
+}
+
+/** The words of each value a program word built of known variables takes (`${c}m`, `${c,,}`). */
+function wordAlternatives(text: string, values: ProgramValues): string[][] | null {
+  const alternatives = (programWordValues(text, values) ?? [])
+    .map((value) => value.split(/\s+/).filter((word) => word !== ''))
     .filter((words) => words.length > 0);
   return alternatives.length === 0 ? null : alternatives;
 }
