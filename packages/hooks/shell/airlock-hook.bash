@@ -12,7 +12,7 @@
 # Fail closed: when the kernel cannot answer (down, unreachable, slow, an error
 # status, an answer that is not a decision), a tool-call event exits 2 with the
 # reason on stderr, which Claude Code, Codex and Gemini CLI all treat as a
-# refusal; any other event passes, with nothing on stdout.
+# refusal; any other event passes, with a note for the user (systemMessage).
 
 config=$1
 # A kernel that closes the connection while a long payload is still being
@@ -48,6 +48,10 @@ fail() {
       ;;
   esac
   printf 'airlock-hook.bash: %s\n' "$1" >&5
+  # A note the user sees (systemMessage, as the Node.js client answers), so a report that could
+  # not be recorded is not lost unseen; without quotes, backslashes and control characters.
+  local note=${1//[$'\001'-$'\037'\"\\]/}
+  printf '{"systemMessage":"Airlock could not record this event: %s"}\n' "$note"
   exit 0
 }
 

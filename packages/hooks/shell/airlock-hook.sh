@@ -12,12 +12,15 @@
 # Fail closed: when the kernel cannot answer (down, unreachable, slow, an error
 # status, an answer that is not a decision), a tool-call event exits 2 with the
 # reason on stderr, which Claude Code, Codex and Gemini CLI all treat as a
-# refusal; any other event passes, with nothing on stdout.
+# refusal; any other event passes, with a note for the user (systemMessage).
 
 config=$1
 input=$(cat)
 
-# Fails the event: a tool call is refused (exit 2), anything else passes.
+# Fails the event: a tool call is refused (exit 2), anything else passes with a note the
+# user sees (systemMessage, as the Node.js client answers): a report of a call that ran and
+# could not be recorded (a payload over the kernel's body limit) is not lost unseen. The note
+# drops quotes, backslashes and control characters, so it is always a JSON string.
 fail() {
   case $input in
     *'"PreToolUse"'* | *'"BeforeTool"'*)
@@ -26,6 +29,8 @@ fail() {
       ;;
   esac
   printf 'airlock-hook.sh: %s\n' "$1" >&2
+  printf '{"systemMessage":"Airlock could not record this event: %s"}\n' \
+    "$(printf '%s' "$1" | tr -d '"\\\000-\037')"
   exit 0
 }
 

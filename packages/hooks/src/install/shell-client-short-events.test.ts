@@ -54,7 +54,8 @@ describe.each(['sh', 'bash'] as const)('the %s client on events the agent gives 
         JSON.stringify({ session_id: 's', hook_event_name: event, tool_name: 'Bash' }),
       );
       expect(run.status).toBe(0);
-      expect(run.stdout).toBe('');
+      // The user is told (systemMessage) that the event was not recorded.
+      expect(JSON.parse(run.stdout).systemMessage).toMatch(/^Airlock could not record this event/);
       expect(run.stderr).not.toBe('');
     },
   );

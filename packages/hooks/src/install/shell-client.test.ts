@@ -229,7 +229,8 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
       '{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi"}',
     );
     expect(prompt.status).toBe(0);
-    expect(prompt.stdout).toBe('');
+    // Only a note the user sees (systemMessage), never the page as the model's context.
+    expect(Object.keys(JSON.parse(prompt.stdout))).toEqual(['systemMessage']);
     // Gemini CLI's decision is `decision`, Claude Code's `permissionDecision`: both are answers.
     reply = { status: 200, body: '{"decision":"allow"}' };
     const gemini = await runInstalled(
@@ -251,7 +252,7 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
     for (const event of ['UserPromptSubmit', 'SessionStart', 'BeforeAgent', 'PostToolUse']) {
       const run = await runInstalled(command, `{"session_id":"s","hook_event_name":"${event}"}`);
       expect(run.status, event).toBe(0);
-      expect(run.stdout, event).toBe('');
+      expect(JSON.parse(run.stdout).systemMessage, event).toMatch(/could not record this event/);
     }
   });
 
