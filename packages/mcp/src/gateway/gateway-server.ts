@@ -27,6 +27,8 @@ export const GATEWAY_INFO = { name: 'airlock-gateway', version: '0.0.0' };
 
 /** How often a parked call tells its client it still waits; default 1 s. */
 const PROGRESS_EVERY_MS = 1000;
+/** The most often a running tool's progress is passed on: a server may send it without pause. */
+const SERVER_PROGRESS_EVERY_MS = 100;
 
 /** The bridged tools as the gateway lists them: prefixed names, the servers' own schemas. */
 export function listedTools(tools: ReadonlyMap<string, BridgedTool>): Tool[] {
@@ -199,12 +201,20 @@ export function createGatewayServer(options: {
     };
     // The server's progress on the running tool follows the parked call's: each value goes up.
     let offset: number | null = null;
+    let relayed = Number.NEGATIVE_INFINITY;
+    let relayedAt = Number.NEGATIVE_INFINITY;
     const onProgress: ProgressListener = (reported) => {
       // Past the last parked value: a server's count may start at 0.
       offset ??= progress === 0 ? 0 : progress + 1;
+      const value = offset + reported.progress;
+      // MCP asks each value to go up; a flood is passed on at most every SERVER_PROGRESS_EVERY_MS.
+      const now = performance.now();
+      if (value <= relayed || now - relayedAt < SERVER_PROGRESS_EVERY_MS) return;
+      relayed = value;
+      relayedAt = now;
       const params = {
         progressToken: progressToken as string | number,
-        progress: offset + reported.progress,
+        progress: value,
         ...(reported.total === undefined ? {} : { total: offset + reported.total }),
         ...(reported.message === undefined ? {} : { message: reported.message }),
       };
