@@ -1,14 +1,16 @@
 import { type HookedFramework, type JsonValue, OWN_WORKSPACE } from '@airlock/core';
-import { type AirlockError, isAirlockError, isConflictError } from '../errors.js';
+import { isAirlockError } from '../errors.js';
 import { nextTurn } from '../internal/next-turn.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
 import type { CallVerdict, FrameworkCall } from './call-verdict.js';
 import { cancelCall } from './cancel-call.js';
+import { decidedOrThrown, failedCheck, gaveNoDecision, NO_SUCH_CALL } from './check-failures.js';
 import { outputText, thrownText } from './output-text.js';
 import { decisionOfLook } from './parked-decision.js';
 
 export type { CallVerdict, FrameworkCall } from './call-verdict.js';
+export { failedCheck } from './check-failures.js';
 
 /** How an adapter reaches Airlock: the kernel, an agent credential, and the conversation. */
 export interface FrameworkSessionOptions {
@@ -42,52 +44,6 @@ export interface FrameworkSessionOptions {
   awaitReports?: boolean | undefined;
 }
 
-/** The deny of a check that failed: the kernel's refusal with its code, or a kernel out of reach. */
-export function failedCheck(error: unknown): CallVerdict {
-  const refused = isAirlockError(error) && error.status !== null;
-  return {
-    verdict: 'deny',
-    reason: refused
-      ? `${error.code}: ${error.detail}`
-      : `Airlock could not decide this call: ${(error as Error | null)?.message ?? String(error)}`,
-    taskKey: null,
-    runId: null,
-    requiresUser: false,
-    ...(isAirlockError(error) ? { code: error.code } : {}),
-    ...(isConflictError(error) && error.ran !== null ? { ranOutput: error.ran.output } : {}),
-  };
-}
-
-/**
- * Whether a failure carries no decision of the kernel: no answer, a 5xx, or a success it could not
- * read (another server at the url answering 200 with its page).
- */
-function gaveNoDecision(error: AirlockError): boolean {
-  const { status } = error;
-  return status === null || status >= 500 || (error.code === 'internal' && status < 300);
-}
-
-/** The code of a look at a call the session has no row for: no decision to read. */
-const NO_SUCH_CALL = ['task_not_found'];
-
-/**
- * The verdict `ask` gave, or its failure as a deny; a kernel that gave no decision is thrown,
- * as is an error of one of the `undecided` codes.
- */
-async function decidedOrThrown(
-  ask: () => Promise<CallVerdict>,
-  undecided: readonly string[] = [],
-): Promise<CallVerdict> {
-  try {
-    return await ask();
-  } catch (error) {
-    if (isAirlockError(error) && (gaveNoDecision(error) || undecided.includes(error.code))) {
-      throw error;
-    }
-    return failedCheck(error);
-  }
-}
-
 /**
  * A hooked session of an agent framework: every call the framework is about
  * to run crosses Airlock's approval stage as a model row, and what ran is
@@ -103,8 +59,10 @@ export class FrameworkSession {
   readonly #awaitReports: boolean;
   /** The reports sent behind their calls and not yet answered, in order. */
   #reporting: Promise<void> = Promise.resolve();
-  /** The first report the kernel refused since the last flush. */
+  /** The first report the kernel refused since the last flush (or a withdrawal that failed). */
   #reportFailure: unknown = null;
+  /** Reports the kernel gave no answer to (out of reach, a 5xx), in order: each flush sends them again. */
+  #unsent: { call: FrameworkCall; ran: { ok: boolean; output: unknown } }[] = [];
   /** The workspace of the agent credential, once a withdrawal asked for it. */
   #workspaceId: Promise<string> | undefined;
   /** Granted calls running now, by call id, until their report is on its way. */
@@ -339,27 +297,47 @@ export class FrameworkSession {
    */
   async ran(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
     if (this.#awaitReports) {
-      await this.report(call, ran).catch((error: unknown) => {
-        this.#reportFailure ??= error;
-      });
+      await this.report(call, ran).catch((error: unknown) => this.#failedReport(call, ran, error));
       return;
     }
     const earlier = this.#reporting;
     this.#reporting = Promise.all([earlier, nextTurn()])
       .then(() => this.#send(call, ran))
-      .catch((error: unknown) => {
-        this.#reportFailure ??= error;
-      });
+      .catch((error: unknown) => this.#failedReport(call, ran, error));
+  }
+
+  /** Keeps a report that failed: one the kernel never answered to send again, a refusal to throw. */
+  #failedReport(call: FrameworkCall, ran: { ok: boolean; output: unknown }, error: unknown): void {
+    if (isAirlockError(error) && gaveNoDecision(error)) this.#unsent.push({ call, ran });
+    else this.#reportFailure ??= error;
   }
 
   /**
-   * Waits until every report sent behind its call is committed.
-   * @throws AirlockError the first report the kernel refused since the last flush.
+   * Waits until every report sent behind its call is committed, and sends
+   * again, in order, each report the kernel gave no answer to (out of reach, a
+   * 5xx): the call ran, so its row must not be left to read as one that may
+   * have run. One still unanswered stays for the next flush.
+   * @throws AirlockError the first report the kernel refused since the last flush, or the
+   *   failure of a report still unanswered (`connection_failed`, a 5xx): flush again later.
    */
   async flush(): Promise<void> {
     await this.#reporting;
-    const failure = this.#reportFailure;
+    let failure = this.#reportFailure;
     this.#reportFailure = null;
+    const unsent = this.#unsent;
+    this.#unsent = [];
+    for (const [at, report] of unsent.entries()) {
+      try {
+        await this.#send(report.call, report.ran);
+      } catch (error) {
+        failure ??= error;
+        // Still no answer: this report and those after it wait, in order, for the next flush.
+        if (isAirlockError(error) && gaveNoDecision(error)) {
+          this.#unsent = [...unsent.slice(at), ...this.#unsent];
+          break;
+        }
+      }
+    }
     if (failure !== null) throw failure;
   }
 

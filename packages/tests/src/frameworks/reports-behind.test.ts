@@ -71,21 +71,34 @@ describe('a granted call’s report (AI SDK adapter, real kernel)', () => {
     expect(await next).toMatchObject({ verdict: 'allow' });
   });
 
-  it('a report the kernel never got is thrown by flush(), once', async () => {
+  it('a report the kernel never got is thrown by flush() and sent again by the next: the row records what ran', async () => {
     k = await startFrameworkKernel();
-    const gate = gatedFetch();
-    const airlock = createAiSdkAirlock({ ...k.connection, sessionId: 'lost', fetch: gate.fetch });
+    // The kernel out of reach for reports while `down`, as for a restart under the call.
+    let down = true;
+    const outage: typeof fetch = async (input, init) => {
+      if (down && typeof init?.body === 'string' && init.body.includes('"post_tool"')) {
+        throw new TypeError('fetch failed');
+      }
+      return fetch(input, init);
+    };
+    const airlock = createAiSdkAirlock({ ...k.connection, sessionId: 'lost', fetch: outage });
     await generateText({
-      model: oneLookupModel('l1'),
+      model: oneLookupModel('l1', '{"q":5}'),
       tools: airlock.tools({ lookup }),
       prompt: 'go',
       stopWhen: stepCountIs(3),
     });
-    await k.close();
-    k = undefined;
-    gate.open();
-    await expect(airlock.flush()).rejects.toThrow();
-    // Thrown once: the session goes on (its next question finds the kernel gone and answers deny).
+    await expect(airlock.flush()).rejects.toMatchObject({ code: 'connection_failed' });
+    // Still out of reach: still thrown, the report still kept.
+    await expect(airlock.flush()).rejects.toMatchObject({ code: 'connection_failed' });
+    const runId = airlock.session.runId as string;
+    expect((await k.tasks(runId))[0]).toMatchObject({ tool_call_id: 'l1', state: 'claimed' });
+    down = false;
+    await airlock.finish('done');
+    const [row] = await k.tasks(runId);
+    expect(row).toMatchObject({ tool_call_id: 'l1', state: 'succeeded' });
+    expect(JSON.stringify(row?.result)).toContain('5');
+    // Sent once: nothing is left to send.
     await expect(airlock.flush()).resolves.toBeUndefined();
   });
 
