@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import type { RunView } from '@airlock/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSmtp } from '../testing/smtp-receiver.js';
+import { bodyOf, startSmtp } from '../testing/smtp-receiver.js';
 import {
   type EmailChannelConfig,
   NotificationsConfigError,
@@ -176,5 +176,47 @@ describe("an email channel's recipients", () => {
       ['alice@example.com'],
       ['bob@example.com'],
     ]);
+  });
+});
+
+describe("an email channel's action links", () => {
+  it('go to a recipient whose address the members map writes in another case', async () => {
+    const smtp = await startSmtp();
+    closers.push(smtp.close);
+    const channel = {
+      name: 'mail',
+      kind: 'email',
+      workspace: 'ws_1',
+      smtp: { host: '127.0.0.1', port: smtp.port, allow_plaintext: true },
+      from: 'airlock@example.com',
+      to: ['Alice@Example.com'],
+      action_links: {
+        secret: { value: 'a'.repeat(40) },
+        members: { 'alice@example.com': 'cred_alice' },
+      },
+    } as unknown as EmailChannelConfig;
+    const sender = new EmailSender(channel, async () => ['127.0.0.1']);
+    closers.push(() => sender.close());
+    const parked: NotificationPayload = {
+      ...notice,
+      type: 'airlock.task.parked',
+      data: {
+        ...notice.data,
+        event: { type: 'task.parked', data: {}, principal: null },
+        task: {
+          run_id: 'run_1',
+          key: 't1',
+          version: 'v1',
+          tool_name: 'bash',
+          tool_input: { command: 'ls' },
+          deadline_at: 86_400_000,
+        } as unknown as NotificationPayload['data']['task'],
+      },
+    };
+    await sender.send('ntf_1', parked, { publicUrl: 'https://airlock.example.com' });
+    expect(smtp.mails).toHaveLength(1);
+    expect(bodyOf(smtp.mails[0]!.raw)).toContain(
+      'Approve: https://airlock.example.com/notifications/email/actions/',
+    );
   });
 });

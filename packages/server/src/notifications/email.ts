@@ -143,7 +143,7 @@ export class EmailSender {
   private linksFor(recipient: string, payload: NotificationPayload, publicUrl: string | undefined) {
     const links = this.channel.action_links;
     const task = payload.data.task;
-    const member = links?.members[recipient];
+    const member = links && memberOf(links.members, recipient);
     if (!links || !member || !publicUrl || !task || payload.type !== 'airlock.task.parked') {
       return null;
     }
@@ -236,6 +236,19 @@ export class EmailSender {
 
   /** Nothing to close: each attempt's transport is closed when the attempt ends. */
   close(): void {}
+}
+
+/**
+ * The member `members` maps a recipient to, its address matched in any case (as `to` is
+ * read: `Alice@Example.com` is the `alice@example.com` of the map).
+ */
+function memberOf(
+  members: Readonly<Record<string, string>>,
+  recipient: string,
+): string | undefined {
+  if (Object.hasOwn(members, recipient)) return members[recipient];
+  const key = recipient.toLowerCase();
+  return Object.entries(members).find(([address]) => address.toLowerCase() === key)?.[1];
 }
 
 /**
