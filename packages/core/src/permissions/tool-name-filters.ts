@@ -26,6 +26,8 @@ function expandBraces(glob: string): string[] | null {
  * brace groups are alternatives (`*.{ts,tsx}`); null when one part cannot be read so.
  */
 function filterGlobs(text: string): string[] | null {
+  // Each brace group is one level of expandBraces: a long run of them is read as limiting nothing.
+  if ((text.match(/\{/g)?.length ?? 0) > MAX_GLOBS) return null;
   const parts = text.split(/\s+/).filter((part) => part !== '');
   const globs: string[] = [];
   for (const part of parts) {

@@ -66,6 +66,11 @@ describe('a search limited to files a glob names reads no file that glob cannot 
     },
   );
 
+  it('asks, never throws, of a filter with 50,000 brace groups', () => {
+    const glob = `*.ts${'{a}'.repeat(50_000)}`;
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', glob }, denyEnv)).toBe('ask');
+  });
+
   it('still refuses a search of a guarded file named outright, whatever its glob', () => {
     expect(
       decideTool(
