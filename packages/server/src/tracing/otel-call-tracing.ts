@@ -23,8 +23,34 @@ import { ReportingExporter } from './reporting-exporter.js';
 /** The longest the kernel's stop waits for its last spans to be exported. */
 const STOP_FLUSH_MS = 2000;
 
-/** Most calls whose trace context is kept between their requests (oldest dropped first). */
+/** Most calls of each kind (waiting, granted) whose trace context is kept (oldest dropped first). */
 const KEPT_CALLS = 10_000;
+
+/** Trace contexts of calls by key, at most `limit` of them (the oldest dropped first). */
+class KeptContexts {
+  private readonly contexts = new Map<string, Context>();
+
+  constructor(private readonly limit: number) {}
+
+  get(key: string): Context | undefined {
+    return this.contexts.get(key);
+  }
+
+  set(key: string, kept: Context): void {
+    this.contexts.delete(key);
+    if (this.contexts.size >= this.limit) {
+      this.contexts.delete(this.contexts.keys().next().value as string);
+    }
+    this.contexts.set(key, kept);
+  }
+
+  delete(key: string): void {
+    this.contexts.delete(key);
+  }
+}
+
+/** The stage's outcomes after which a person decides the call. */
+const WAITING_OUTCOMES = new Set(['parked', 'asked']);
 
 /**
  * The OpenTelemetry implementation of {@link CallTracing}, loaded only when an
@@ -36,6 +62,8 @@ export function createCallTracing(options: {
   tracesUrl: string;
   serviceName: string;
   logger: Logger;
+  /** Most calls of each kind whose context is kept; default {@link KEPT_CALLS}. */
+  keptCalls?: number | undefined;
 }): CallTracing {
   // Several kernels in one process share the one context manager; the first registers it.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -54,7 +82,10 @@ export function createCallTracing(options: {
   });
   const tracer = provider.getTracer('@airlock/server');
   const propagator = new W3CTraceContextPropagator();
-  const calls = new Map<string, Context>();
+  // Apart: calls granted at once (a hooked agent's, never claimed here) come by the thousand and
+  // would push out the context of a call that waits hours for a person.
+  const waiting = new KeptContexts(options.keptCalls ?? KEPT_CALLS);
+  const granted = new KeptContexts(options.keptCalls ?? KEPT_CALLS);
   const keyOf = (call: CallAddress) => `${call.runId}/${call.key}`;
   const attributesOf = (call: CallAddress) => ({
     'airlock.workspace_id': call.workspaceId,
@@ -62,7 +93,8 @@ export function createCallTracing(options: {
     'airlock.task_key': call.key,
   });
   /** The context a call's later spans hang from: the first request's, else the current one. */
-  const callContext = (call: CallAddress) => calls.get(keyOf(call)) ?? context.active();
+  const callContext = (call: CallAddress) =>
+    waiting.get(keyOf(call)) ?? granted.get(keyOf(call)) ?? context.active();
   /** The current request's span, linked from a call span that hangs elsewhere. */
   const requestLinks = (parent: Context): Link[] => {
     const current = trace.getSpanContext(context.active());
@@ -93,8 +125,9 @@ export function createCallTracing(options: {
     },
     stageDecided(call, decided) {
       const parent = context.active();
-      if (calls.size >= KEPT_CALLS) calls.delete(calls.keys().next().value as string);
-      calls.set(keyOf(call), parent);
+      // A call denied or failed at the stage has no later span.
+      if (WAITING_OUTCOMES.has(decided.outcome)) waiting.set(keyOf(call), parent);
+      else if (decided.outcome === 'granted') granted.set(keyOf(call), parent);
       tracer
         .startSpan(
           'airlock.stage',
@@ -133,6 +166,9 @@ export function createCallTracing(options: {
           parent,
         )
         .end();
+      waiting.delete(keyOf(call));
+      // An approved call is claimed and committed later; one denied, cancelled or answered ends here.
+      if (decided.verb === 'approve') granted.set(keyOf(call), parent);
     },
     callStep(call, step, taken) {
       const parent = callContext(call);
@@ -147,7 +183,10 @@ export function createCallTracing(options: {
           parent,
         )
         .end();
-      if (step === 'commit') calls.delete(keyOf(call));
+      if (step === 'commit') {
+        waiting.delete(keyOf(call));
+        granted.delete(keyOf(call));
+      }
     },
     async shutdown() {
       // A collector that refuses or does not answer neither fails the kernel's stop nor holds
