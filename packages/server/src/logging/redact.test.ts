@@ -48,6 +48,14 @@ describe('credentials never reach a log line', () => {
       expect(logged).not.toContain(link);
       expect(logged).toBe(`/notifications/email/actions/${REDACTED}`);
     }
+    // Sent a little wrong, it misses the route (404) yet is still a link that works: not logged either.
+    for (const miss of [
+      '//notifications/email/actions/',
+      '/notifications/email/actions%2F',
+      '/notifications/email%2Factions/',
+    ]) {
+      expect(redactUrl(`${miss}${link}`), miss).not.toContain(link);
+    }
   });
 
   it('redacts a token wherever the URL carries it, in a path segment or a query value', () => {

@@ -24,12 +24,17 @@ function decoded(text: string): string {
 /**
  * A signed email action link's path: what follows it decides as a member, so it is a credential.
  * The path is matched as the router reads it (dot segments such as `.`, `%2e` and `x/..`
- * resolved), since that is where a request reaches the action route.
+ * resolved), since that is where a request reaches the action route, and then as decoded text.
  */
 function withoutSignedLink(path: string): string {
   const routed = routedPath(path);
   const at = routed.indexOf(ACTION_LINK_PATH);
-  return at < 0 ? path : `${routed.slice(0, at + ACTION_LINK_PATH.length)}${REDACTED}`;
+  if (at >= 0) return `${routed.slice(0, at + ACTION_LINK_PATH.length)}${REDACTED}`;
+  // A link sent a little wrong (`//notifications/…` names a host, an encoded `/`) misses the
+  // route, yet works as sent right: what follows the action path in the decoded text goes too.
+  const text = decoded(path);
+  const sent = text.indexOf(ACTION_LINK_PATH);
+  return sent < 0 ? path : `${text.slice(0, sent + ACTION_LINK_PATH.length)}${REDACTED}`;
 }
 
 /** A request path with its dot segments resolved, as the WHATWG URL parser (and so the router) reads it. */
