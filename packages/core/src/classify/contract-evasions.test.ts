@@ -146,6 +146,14 @@ const REFUSED = [
   'x=([0]=rm [1]=victim); ${x[@]}',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'g=f; f=rm; ${!g} victim',
+  // A program a builtin sets from literal words (bash 5.2 ran rm: victim was gone).
+  'set -- rm victim; "$@"',
+  'set rm victim; "$@"',
+  'set -- x rm; $2 victim',
+  'read c <<< rm; $c victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'read -a a <<< \'rm victim\'; "${a[@]}"',
+  'printf -v c rm; $c victim',
   // An awk program's literal command (bash 5.2 ran awk's system(): victim was gone).
   'awk \'BEGIN { system("rm -rf victim") }\'',
   'awk \'BEGIN { system("rm -rf " "victim") }\'',

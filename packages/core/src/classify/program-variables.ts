@@ -1,4 +1,5 @@
-import type { ShellWord } from './lexed-line.js';
+import { recordBuiltinValues } from './builtin-values.js';
+import type { LexedSegment, ShellWord } from './lexed-line.js';
 import { DECLARERS } from './line-variables.js';
 import { programWordValues } from './program-word-values.js';
 
@@ -8,6 +9,8 @@ import { programWordValues } from './program-word-values.js';
  * program stays `unknown` (another value may reach it: the environment, `read v`, a loop's later
  * turn), and each value it may hold adds its own tags.
  */
+
+type LexedInputs = LexedSegment['inputs'];
 
 /** Per variable, the literal values the line assigns it (at most {@link MAX_VALUES}). */
 export type ProgramValues = Map<string, string[]>;
@@ -44,8 +47,13 @@ export function recordAssignedProgram(values: ProgramValues, word: ShellWord): v
 export function recordDeclaredPrograms(
   values: ProgramValues,
   program: string,
-  { words, from }: { words: readonly ShellWord[]; from: number },
+  { words, from, inputs }: { words: readonly ShellWord[]; from: number; inputs: LexedInputs },
 ): void {
+  // `set -- rm x`, `read c <<< rm`, `printf -v c rm` give values too.
+  const args = words.slice(from);
+  recordBuiltinValues(program, { args, inputs }, (name, value) =>
+    recordProgramValue(values, name, value),
+  );
   if (!DECLARERS.has(program)) return;
   for (let index = from; index < words.length; index++)
     recordAssignedProgram(values, words[index]!);

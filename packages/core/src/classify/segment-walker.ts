@@ -237,7 +237,10 @@ function walkWords(
       continue;
     }
     const program = programName(first.text);
-    if (outer.programs) recordDeclaredPrograms(outer.programs, program, { words, from: at + 1 });
+    if (outer.programs) {
+      const { inputs } = segment;
+      recordDeclaredPrograms(outer.programs, program, { words, from: at + 1, inputs });
+    }
     // `./cat` runs whatever file is there (a link to rm named cat runs rm): read as cat, and unknown.
     // A runner's `@scope/name` is a package, not a path.
     const scoped = words === packageWords && at === packageAt && first.text.startsWith('@');
