@@ -100,6 +100,12 @@ export class LangGraphAirlock {
 
   #wrap(original: StructuredToolInterface): StructuredToolInterface {
     const name = original.name;
+    // A tool answering content and artifact: the model reads the content (the row records it),
+    // the application keeps the artifact; every answer of the wrapper is then a two-tuple.
+    // Not on StructuredToolInterface's type, though every StructuredTool has it.
+    const { responseFormat } = original as { responseFormat?: 'content' | 'content_and_artifact' };
+    const withArtifact = responseFormat === 'content_and_artifact';
+    const answer = (text: string) => (withArtifact ? [text, undefined] : text);
     return tool(
       async (input: unknown, config) => {
         const callId = config?.toolCall?.id ?? '';
@@ -109,7 +115,7 @@ export class LangGraphAirlock {
           // A call just made is refused; on a resume a kernel out of reach must not refuse (a
           // person may have approved the call), so the graph pauses again.
           if (!resumedHere(interruptValue(call, null, verdict)))
-            return refusalText(verdict.refusal);
+            return answer(refusalText(verdict.refusal));
           verdict = await this.#ask(call);
         }
         let parked: CallVerdict | null = null;
@@ -121,18 +127,38 @@ export class LangGraphAirlock {
         }
         // The tool node runs every call of a step again on a resume, those that ran included:
         // one that ran hands the model what it returned, and does not run twice.
-        if (verdict.verdict === 'deny' && verdict.ranOutput !== undefined) return verdict.ranOutput;
+        if (verdict.verdict === 'deny' && verdict.ranOutput !== undefined) {
+          return answer(verdict.ranOutput);
+        }
         // Granted to an earlier run of the step that never reported (a process that stopped
         // after running it): not a refusal, since it may have run; the model must not redo it blindly.
         if (verdict.verdict === 'deny' && verdict.code === 'not_claimable') {
-          return `Airlock: this call was granted to an earlier run of it that has not reported what it returned, so it may have run; its outcome is unknown (${verdict.reason})`;
+          return answer(
+            `Airlock: this call was granted to an earlier run of it that has not reported what it returned, so it may have run; its outcome is unknown (${verdict.reason})`,
+          );
         }
-        if (verdict.verdict !== 'allow') return refusalText(verdict);
-        return this.session.runGranted(call, verdict, (granted) =>
-          original.invoke(granted as never, { ...config, toolCall: undefined }),
-        );
+        if (verdict.verdict !== 'allow') return answer(refusalText(verdict));
+        let artifact: unknown;
+        const content = await this.session.runGranted(call, verdict, async (granted) => {
+          if (!withArtifact)
+            return original.invoke(granted as never, { ...config, toolCall: undefined });
+          // Only a call with its tool call id answers the artifact, in a ToolMessage.
+          const message = (await original.invoke(granted as never, config)) as {
+            content?: unknown;
+            artifact?: unknown;
+          };
+          artifact = message.artifact;
+          return message.content;
+        });
+        return withArtifact ? [content, artifact] : content;
       },
-      { name, description: original.description, schema: original.schema as never },
+      {
+        name,
+        description: original.description,
+        schema: original.schema as never,
+        returnDirect: original.returnDirect,
+        responseFormat,
+      },
     ) as unknown as StructuredToolInterface;
   }
 
