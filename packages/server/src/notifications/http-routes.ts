@@ -13,7 +13,7 @@ import {
   peekActionLink,
 } from './action-links.js';
 import type { ChannelSenders } from './channel-senders.js';
-import type { NotificationsConfig } from './config.js';
+import type { NotificationsConfig, SlackChannelConfig } from './config.js';
 import { decideAsLink, LinkSpentError } from './link-decision-guard.js';
 import { type LinkStanding, linkStanding } from './link-standing.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
@@ -109,6 +109,11 @@ export function notificationRoutes(options: {
         signature: header('x-slack-signature'),
       },
       body,
+      slackChannel: (other) =>
+        config.channels.find(
+          (c): c is SlackChannelConfig =>
+            c.kind === 'slack' && c.workspace === workspace && c.name === other,
+        ),
     });
     res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(answer.body);

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
+import { findDelivery } from '../store/notifications.js';
 import type { SlackChannelConfig } from './config.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
 import { settleAgainIfChanged } from './message-settle.js';
@@ -100,6 +101,25 @@ function parsePayload(body: string): BlockActions {
 }
 
 /**
+ * The channel whose message was pressed, by the notice its button names: the channel whose
+ * URL the press reached unless another Slack channel of the workspace posted it. One no longer
+ * configured maps nobody.
+ */
+async function postingChannel(
+  options: {
+    ctx: KernelContext;
+    channel: SlackChannelConfig;
+    slackChannel?: ((name: string) => SlackChannelConfig | undefined) | undefined;
+  },
+  button: ButtonValue,
+): Promise<Pick<SlackChannelConfig, 'members'>> {
+  const { channel } = options;
+  const notice = await findDelivery(options.ctx.store, channel.workspace, button.delivery_id);
+  if (!notice || notice.channel === channel.name) return channel;
+  return options.slackChannel?.(notice.channel) ?? { members: {} };
+}
+
+/**
  * What the interaction endpoint answers Slack: a status and a short text,
  * and what to tell Slack afterwards (the message update, a private reply),
  * run once the answer is sent: Slack gives up on an answer later than 3 s.
@@ -127,6 +147,11 @@ export async function handleSlackInteraction(options: {
   logger: Logger;
   headers: { timestamp: string | undefined; signature: string | undefined };
   body: string;
+  /**
+   * The workspace's Slack channel of a name: a press on a message another channel posted
+   * (one Slack app, one interactivity URL) is that channel's members'.
+   */
+  slackChannel?: ((name: string) => SlackChannelConfig | undefined) | undefined;
 }): Promise<InteractionAnswer> {
   const { ctx, channel, sender, body } = options;
   if (
@@ -151,7 +176,7 @@ export async function handleSlackInteraction(options: {
   if (!button || !slackChannel || !ts || !user || button.workspace_id !== channel.workspace) {
     throw new AirlockError('invalid_input', 'the interaction is not a press of an Airlock button');
   }
-  const member = channel.members[user];
+  const member = (await postingChannel(options, button)).members[user];
   const who = payload.user?.username ?? payload.user?.name ?? user;
   // Slack is answered 200 at once; what it is told next follows, a failure only logged.
   const thenTell = (tell: () => Promise<void>, failed: string): InteractionAnswer => ({
