@@ -59,7 +59,8 @@ export const ToolTargetSchema = z.strictObject({
   /**
    * For a search's path: the JSON pointer of the glob over file names it reads only the files
    * matching (Grep's `glob`, ripgrep's `--glob`): a file a rule guards that no such name can be is
-   * not reached. One glob alone: a list, a negation (`!x`) or a brace limits nothing.
+   * not reached. Several globs (`*.ts *.tsx`, `*.ts,*.tsx`, `*.{ts,tsx}`) are read as each; a
+   * negation, pathspec magic or a nested brace limits nothing.
    */
   name_filter: z
     .string()
