@@ -26,8 +26,10 @@ describe.skipIf(postgres.skip !== null)('re-settling a Slack message from two ke
   const { deploy, d } = slackDeploymentPerTest(postgres);
 
   it('makes one fresh settle, not one per kernel', async () => {
-    // chat.update unanswered: the settle stays in flight, leased by the kernel's worker.
-    const slack = await deploy({ hold: ['chat.update'] });
+    // chat.update unanswered: the settle stays in flight, leased by the kernel's worker. The
+    // worker claims only when nudged by an enqueue of the outbox (no poll meanwhile), so the
+    // fresh settle below stays unclaimed while the second kernel reads it.
+    const slack = await deploy({ hold: ['chat.update'], tuning: { pollMs: 60_000 } });
     const runId = await d().park();
     await postedWithButtons(slack);
     const notices = (await d().member.get(`${d().ws}/notifications?run_id=${runId}`)).body
