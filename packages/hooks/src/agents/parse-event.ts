@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { HookedAgent } from '@airlock/core';
-import { header, objectOf, reportedOutput, text } from './payload.js';
+import { eventText, header, objectOf, reportedOutput, text } from './payload.js';
 import type { NeutralEvent } from './types.js';
 
 /** Where one agent's hook payload differs from the skeleton every agent shares. */
@@ -70,9 +70,9 @@ export function parseHookPayload(
       return { ...call, ...ran, output: reportedOutput(ran.output ?? '') };
     }
     case 'turn_start':
-      return { ...base, text: text(body, 'prompt') ?? '' };
+      return { ...base, text: eventText(text(body, 'prompt') ?? '') };
     case 'stop':
-      return { ...base, text: text(body, shape.stopTextField) ?? '' };
+      return { ...base, text: eventText(text(body, shape.stopTextField) ?? '') };
     case 'pre_compact':
       return { ...base, trigger: text(body, 'trigger') ?? 'auto' };
     default:

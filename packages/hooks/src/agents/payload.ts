@@ -50,6 +50,18 @@ export function reportedOutput(output: string): string {
     : output;
 }
 
+/**
+ * The longest prompt or last message the kernel reads (its `text`, in UTF-16
+ * code units). A longer one (a pasted log) is sent cut to it: refused whole,
+ * its turn would not start, nor the prompt be recorded.
+ */
+export const EVENT_TEXT_MAX_UNITS = 1_000_000;
+
+/** A prompt or last message as an event sends it (see {@link EVENT_TEXT_MAX_UNITS}). */
+export function eventText(text: string): string {
+  return text.length > EVENT_TEXT_MAX_UNITS ? text.slice(0, EVENT_TEXT_MAX_UNITS) : text;
+}
+
 /** A JSON answer on stdout, exit 0. */
 export function json(body: Record<string, unknown>): {
   stdout: string;
