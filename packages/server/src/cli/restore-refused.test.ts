@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSqliteStore } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
 import { runLocalInProcess } from '../testing/cli-in-process.js';
+import { storeBeforeMigration } from '../testing/older-schema.js';
 import { runLocalCli } from '../testing/operator-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-restore-refused-'));
@@ -172,4 +173,20 @@ describe('a backup whose schema was changed after it was written', { timeout: 60
       expect(existsSync(dataDir)).toBe(false);
     });
   }
+
+  it('is refused as backup_corrupt when a migration it needs fails on what was changed', async () => {
+    const source = join(root, 'older-schema-source');
+    await storeBeforeMigration({ dataDir: source }, '0018', async () => {});
+    const database = new SqliteDatabase(join(source, 'airlock.sqlite'));
+    database.exec('drop table tasks');
+    database.close();
+    const file = join(source, 'airlock.sqlite');
+    const dataDir = join(root, 'into-older-changed');
+    const refused = await runLocalInProcess(['restore', file, '--data-dir', dataDir]);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(
+      `airlock restore: backup_corrupt: ${file} could not be migrated to this version (no such table: tasks)`,
+    );
+    expect(existsSync(dataDir)).toBe(false);
+  });
 });

@@ -56,7 +56,7 @@ export async function runRestore(
       // Opening migrates an older backup to this build's schema, and the fence needs it so.
       prepare: async (stagingDir, replaced) => {
         stop.check();
-        const store = await Store.open({ dataDir: stagingDir });
+        const store = await migratedCopy(stagingDir, options.file);
         try {
           // Before anything reads or writes its rows: a fence on a table gone would fail half-way.
           await refuseMissingSchema(join(stagingDir, SQLITE_FILE_NAME), options.file);
@@ -102,6 +102,24 @@ export async function runRestore(
   } finally {
     release();
     stop.release();
+  }
+}
+
+/**
+ * Opens the staged copy, which migrates an older backup to this build's schema.
+ * @throws BackupError `backup_corrupt` when a migration fails on the schema it finds (SQLite's
+ *   SQLITE_ERROR, such as a table gone); any other failure (a full disk) as it was thrown.
+ */
+async function migratedCopy(stagingDir: string, file: string): Promise<Store> {
+  try {
+    return await Store.open({ dataDir: stagingDir });
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== 'SQLITE_ERROR') throw error;
+    throw new BackupError(
+      'backup_corrupt',
+      `${resolve(file)} could not be migrated to this version (${(error as Error).message}): it was changed after ` +
+        '`airlock backup` wrote it (by hand or by another program); restore another backup',
+    );
   }
 }
 
