@@ -154,6 +154,12 @@ const REFUSED = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'read -a a <<< \'rm victim\'; "${a[@]}"',
   'printf -v c rm; $c victim',
+  // A subscript's command, run where bash evaluates the word (bash 5.2: victim was gone).
+  "[[ 'a[$(rm victim)]' -eq 1 ]]",
+  "let 'a[$(rm victim)]'",
+  "printf -v 'a[$(rm victim)]' x",
+  "test -v 'a[`rm victim`]'",
+  "x='a[$(rm victim)]'; echo $((x))",
   // An awk program's literal command (bash 5.2 ran awk's system(): victim was gone).
   'awk \'BEGIN { system("rm -rf victim") }\'',
   'awk \'BEGIN { system("rm -rf " "victim") }\'',

@@ -76,3 +76,29 @@ export function subscriptProblem(shape: string): string | undefined {
     ? 'a command or expansion inside an array subscript, which bash evaluates'
     : undefined;
 }
+
+/**
+ * The commands a subscript payload word holds (`a[$(rm -rf y)]`, ``a[`rm -rf y`]``), read where
+ * bash may evaluate the word: each `$(...)` (not `$((`) and backtick pair of its text.
+ */
+export function subscriptCommands(text: string): string[] {
+  const commands: string[] = [];
+  for (let at = 0; at < text.length; at++) {
+    if (text[at] === '`') {
+      const end = text.indexOf('`', at + 1);
+      if (end < 0) break;
+      commands.push(text.slice(at + 1, end));
+      at = end;
+    } else if (text.startsWith('$(', at) && text[at + 2] !== '(') {
+      let depth = 0;
+      let end = at + 1;
+      for (; end < text.length; end++) {
+        if (text[end] === '(') depth++;
+        else if (text[end] === ')' && --depth === 0) break;
+      }
+      commands.push(text.slice(at + 2, end));
+      at = end;
+    }
+  }
+  return commands;
+}

@@ -1,6 +1,7 @@
 import { assignmentCommands } from './command-variables.js';
 import { noEmbedded } from './embedded.js';
 import { addEmptied, afterPipe, emptiesFile } from './emptied-files.js';
+import { subscriptCommands } from './expansion-checks.js';
 import { finishCommand, NOT_WRAPPED, walkEmbedded } from './finish-command.js';
 import { interpret } from './interpreters.js';
 import {
@@ -95,6 +96,10 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   const sink = first !== undefined && TEXT_SINKS.has(programName(first.text));
   if (!sink) for (const input of segment.inputs) walk.targets?.texts.push(input.text);
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
+  // `let 'a[$(rm -rf y)]'`: bash runs a subscript's command where it evaluates the word.
+  const payloads = segment.words.filter((word) => word.subscript).map((word) => word.text);
+  for (const source of payloads.flatMap(subscriptCommands))
+    walkLine(source, nested(walk, 'a[...]'));
   const redirectionTags = new Set<ActionTag>();
   for (const { operator, target } of segment.redirections) {
     // bash opens a connection for `/dev/tcp/HOST/PORT` and `/dev/udp/...`: no file.
