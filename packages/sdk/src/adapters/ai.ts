@@ -13,6 +13,7 @@ import {
   type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
+  failedCheck,
   grantedCall,
   refusalText,
 } from './session.js';
@@ -165,12 +166,22 @@ export class AiSdkAirlock {
    * @throws AirlockRefusal when Airlock does not grant it.
    */
   async #decide(call: FrameworkCall): Promise<CallVerdict> {
+    const approved = this.#approvedUnrun.get(call.callId);
     this.#approvedUnrun.delete(call.callId);
     // A verdict held for the call id is good for the call Airlock checked only: another
     // tool or input under that id (saved messages edited) is refused with call_mismatch.
     let verdict = this.#verdicts.take(call);
     // Resumed after a park (maybe in another process): Airlock, not the response, decides.
-    if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
+    if (!verdict || verdict.verdict === 'wait') {
+      try {
+        verdict = await this.session.checkParked(call);
+      } catch (error) {
+        // No decision (the kernel out of reach): the SDK is done with the call once the model
+        // reads this, so finish() withdraws the approval resume read, nobody taking its grant.
+        if (approved) this.#approvedUnrun.set(call.callId, approved);
+        throw new AirlockRefusal(failedCheck(error));
+      }
+    }
     if (verdict.verdict === 'wait') {
       // An approval the application wrote itself while a person has not decided: the SDK is
       // done with the call once this refusal reaches the model, so Airlock stops asking.
