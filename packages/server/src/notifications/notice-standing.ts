@@ -6,15 +6,23 @@ import { findTask } from '../store/tasks.js';
 import { whatBecame } from './link-standing.js';
 import { settledNotice } from './message-settle.js';
 import type { NotificationPayload } from './payload.js';
+import { asksAPerson } from './routing.js';
 import { type ButtonValue, decidedMessage, noticeMessage } from './slack-blocks.js';
 
 /** What a notice's message says of a call whose row the store no longer holds. */
 export const CALL_GONE =
   'This call is no longer in Airlock (its run was pruned): nothing to decide';
 
-/** What a notice's message says of a call that waits again at a newer version. */
+/** What a notice's message says of a call that waits again at a newer version, posted in its channel. */
 export const CALL_CHANGED =
   'This call changed since this notice was made (edited, or parked again): a newer message asks about it';
+
+/**
+ * The same, where no newer notice of the call was made for the channel (changed by a kernel
+ * without it, or its `when` no longer takes the call).
+ */
+export const CALL_CHANGED_UNPOSTED =
+  'This call changed since this notice was made (edited, or parked again): it waits in the Airlock inbox';
 
 /**
  * Whether a park notice still asks something when it is posted, read from the
@@ -27,7 +35,7 @@ export const CALL_CHANGED =
  */
 export async function noticeNoLongerAsks(
   reader: Reader,
-  notice: Pick<DeliveryRow, 'workspace_id' | 'run_id' | 'task_key' | 'payload'>,
+  notice: Pick<DeliveryRow, 'workspace_id' | 'run_id' | 'task_key' | 'payload' | 'channel'>,
 ): Promise<string | undefined> {
   const payload = JSON.parse(notice.payload) as NotificationPayload;
   if (payload.type !== 'airlock.task.parked' || !payload.data.task) return undefined;
@@ -37,6 +45,7 @@ export async function noticeNoLongerAsks(
     run_id: notice.run_id,
     task_key: notice.task_key,
     version: payload.data.task.version,
+    channel: notice.channel,
   });
 }
 
@@ -46,7 +55,14 @@ export async function noticeNoLongerAsks(
  */
 export async function callNoLongerAsks(
   reader: Reader,
-  call: { workspace_id: string; run_id: string; task_key: string; version: string },
+  call: {
+    workspace_id: string;
+    run_id: string;
+    task_key: string;
+    version: string;
+    /** The channel of the notice asking: whether a newer one was made for it. */
+    channel: string | undefined;
+  },
 ): Promise<string | undefined> {
   const row = await findTask(reader, call.run_id, call.task_key);
   if (!row) return CALL_GONE;
@@ -57,7 +73,16 @@ export async function callNoLongerAsks(
     const name = row.decided_by ? names.get(row.decided_by) : undefined;
     return whatBecame(row, name ? `${name} (${row.decided_by})` : (row.decided_by ?? 'someone'));
   }
-  return taskVersion(row) === call.version ? undefined : CALL_CHANGED;
+  const current = taskVersion(row);
+  if (current === call.version) return undefined;
+  const deliveries = await listTaskDeliveries(reader, call.run_id, call.task_key);
+  const asksNow = deliveries.some(
+    (delivery) =>
+      delivery.channel === call.channel &&
+      asksAPerson(delivery.event_type) &&
+      (JSON.parse(delivery.payload) as NotificationPayload).data.task?.version === current,
+  );
+  return asksNow ? CALL_CHANGED : CALL_CHANGED_UNPOSTED;
 }
 
 /**
@@ -73,13 +98,13 @@ export async function orphanedMessage(
   button: ButtonValue,
   pressed: { text: string; blocks: Record<string, unknown>[] },
 ): Promise<{ text: string; blocks: Record<string, unknown>[] } | undefined> {
-  const line = await callNoLongerAsks(reader, button);
+  const notice = await findDelivery(reader, button.workspace_id, button.delivery_id);
+  const line = await callNoLongerAsks(reader, { ...button, channel: notice?.channel });
   if (line === undefined) return undefined;
   const deliveries = await listTaskDeliveries(reader, button.run_id, button.task_key);
   if (deliveries.some((delivery) => settledNotice(delivery) === button.delivery_id)) {
     return undefined;
   }
-  const notice = await findDelivery(reader, button.workspace_id, button.delivery_id);
   if (notice) {
     const payload = JSON.parse(notice.payload) as NotificationPayload;
     return decidedMessage(noticeMessage(notice.id, payload), line);

@@ -193,6 +193,55 @@ for (const backend of all) {
         }
       });
 
+      it('a press on a message whose call was edited elsewhere points at no newer message', async () => {
+        const slack = await deploy();
+        // Two approvals for bash: the editor's approval leaves the edited call waiting.
+        const policy = await d().member.put(`${d().ws}/approval_policy`, {
+          policy: { rules: [{ tool: 'bash', required: 2 }] },
+        });
+        expect(policy.status).toBe(200);
+        const runId = await d().park();
+        const [message] = await postedWithButtons(slack);
+        const ts = postedTs(slack, CHANNELS.approvals);
+        const { version } = (await d().member.get(`${d().ws}/runs/${runId}/tasks/t1`)).body;
+        await d().airlock.close();
+        const plain = await startAirlock({
+          ...location(),
+          port: await freePort(),
+          rateLimit: null,
+          authFailureLimit: null,
+        });
+        try {
+          const edited = await client(plain.url, d().tokens.member).post(
+            `${d().ws}/runs/${runId}/tasks/t1/approve`,
+            { version, tool_input: { command: 'ls /tmp' } },
+          );
+          expect(edited.status).toBe(200);
+        } finally {
+          await plain.close();
+        }
+        const again = await restart(slack);
+        try {
+          const body = press(message!, 'airlock_approve', 'U_BOB', {
+            channel: CHANNELS.approvals,
+            ts,
+          });
+          const endpoint = `${again.url}/notifications/slack/${d().workspaceId}/approvals/interactions`;
+          const pressed = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+          expect(pressed.status).toBe(200);
+          const update = await waitFor(
+            async () => slackCalls(slack, 'update').find((u) => u.ts === ts),
+            { what: 'the pressed message updated' },
+          );
+          expect(hasButtons(update)).toBe(false);
+          // The kernel that edited it posts to no Slack: no newer message asks about it.
+          expect(JSON.stringify(update.blocks)).not.toContain('a newer message asks about it');
+          expect(JSON.stringify(update.blocks)).toContain('it waits in the Airlock inbox');
+        } finally {
+          await again.close();
+        }
+      });
+
       it('a notice whose row is gone is posted as gone, without buttons', async () => {
         const slack = await deploy();
         const runId = await d().park();
