@@ -172,6 +172,11 @@ const REFUSED = [
   'tee victim < /dev/null',
   'sort -o victim /dev/null',
   'sort --output=victim < /dev/null',
+  // The shell empties the file a filter then reads (bash 5.2 left victim 0 bytes long).
+  'sort victim > victim',
+  'cat victim > victim',
+  'sed s/a/b/ ./victim > victim',
+  'head -n 5 victim &> victim',
   // A pipe from a command printing nothing empties it too (bash 5.2 left victim 0 bytes long).
   ': | tee victim',
   "printf '' | tee victim",

@@ -70,7 +70,54 @@ export function emptiesFile(
   args: readonly string[],
 ): boolean {
   if (program !== null && writesNothingTo(segment, program, args)) return true;
+  if (program !== null && readsWhatItTruncates(segment, program, args)) return true;
   return truncatesFile(segment) && printsNothing(segment, program, args);
+}
+
+/** Filters whose output comes of their input files alone: an empty input prints nothing. */
+const FILTERS = new Set([
+  'cat',
+  'tac',
+  'sort',
+  'uniq',
+  'grep',
+  'egrep',
+  'fgrep',
+  'head',
+  'tail',
+  'sed',
+  'awk',
+  'cut',
+  'rev',
+  'fold',
+  'fmt',
+  'expand',
+  'unexpand',
+  'nl',
+  'paste',
+  'column',
+  'jq',
+]);
+
+/** The path a word names with its `./` prefixes dropped (`./f` and `f` are one file). */
+const plainPath = (path: string) => path.replace(/^(\.\/+)+/, '');
+
+/**
+ * `sort f > f`, `cat f > f`, `grep x f > f`: the shell empties f before the filter reads it, so
+ * it reads nothing and prints nothing; f is left empty (`sed -i` and `sort -o f f` write in place).
+ */
+function readsWhatItTruncates(
+  segment: LexedSegment,
+  program: string,
+  args: readonly string[],
+): boolean {
+  if (!FILTERS.has(program) || (program === 'sed' && args.some((arg) => /^-[a-zA-Z]*i/.test(arg))))
+    return false;
+  const operands = new Set(args.filter((arg) => !arg.startsWith('-')).map(plainPath));
+  return segment.redirections.some(
+    ({ operator, target, fd }) =>
+      TRUNCATING.has(operator) && (fd ?? '1') === '1' && operands.has(plainPath(target)),
+  );
 }
 
 /** Whether a command (`null`: none, only redirections) prints nothing on its standard output. */
