@@ -11,6 +11,7 @@ import {
   type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
+  failedCheck,
   grantedCall,
   refusalText,
 } from './session.js';
@@ -93,6 +94,8 @@ export class OpenAIAgentsAirlock {
   readonly #verdicts = new HeldVerdicts();
   /** The names of the tools this adapter wrapped: the only calls whose approvals `resume` answers. */
   readonly #wrapped = new Set<string>();
+  /** Calls refused because the kernel gave no decision when invoked, by call id, for finish(). */
+  readonly #unreached = new Map<string, FrameworkCall>();
 
   constructor(options: FrameworkSessionOptions) {
     this.session = new FrameworkSession('openai-agents', options);
@@ -155,7 +158,16 @@ export class OpenAIAgentsAirlock {
         // tool or arguments under that id (a RunState edited) is refused with call_mismatch.
         let verdict = this.#verdicts.take(call);
         // Approved in the RunState (maybe in another process): Airlock, not the state, decides.
-        if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
+        if (!verdict || verdict.verdict === 'wait') {
+          try {
+            verdict = await this.session.checkParked(call);
+          } catch (error) {
+            // No decision (the kernel out of reach): the runner is done with the call once the
+            // model reads this, so finish() withdraws what Airlock may still hold open for it.
+            this.#unreached.set(callId, call);
+            return refusalText(failedCheck(error));
+          }
+        }
         if (verdict.verdict === 'wait') return this.#approvedItself(call);
         if (verdict.verdict !== 'allow') return refusalText(verdict);
         // The runner stopped waiting while Airlock was asked (the tool's timeoutMs passed, a
@@ -319,10 +331,18 @@ export class OpenAIAgentsAirlock {
   }
 
   /**
-   * Ends the turn with the agent's final output (through the profile's stop hook).
+   * Ends the turn with the agent's final output (through the profile's stop hook). A call the
+   * runner invoked while the kernel was out of reach (refused, so never run; say one a person
+   * had approved) is first withdrawn, so its approval does not wait for good.
    * @throws AirlockError when the kernel refuses it.
    */
-  finish(text: string): Promise<void> {
+  async finish(text: string): Promise<void> {
+    // Refused for want of a decision, so never run: an approval left open would wait for good.
+    // One whose withdrawal failed stays, for the next finish; flush throws the failure.
+    for (const [callId, call] of this.#unreached) {
+      const why = 'the Agents SDK run refused the call when Airlock could not be reached';
+      if (await this.session.withdraw(call, why)) this.#unreached.delete(callId);
+    }
     return this.session.finish(text);
   }
 
