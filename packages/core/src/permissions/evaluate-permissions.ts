@@ -15,6 +15,7 @@ import {
 import { type FallbackReason, selectRuleSet } from './select-rule-set.js';
 import { lazyShellPaths } from './shell-paths.js';
 import { type CanonicalTarget, callTargets } from './targets.js';
+import { MAX_URL_LENGTH, MAX_URL_TARGETS } from './url-targets.js';
 import { callDirectory } from './working-directory-condition.js';
 
 /** Where a deciding permission rule came from. */
@@ -121,6 +122,10 @@ function firstMatch(
 function readAboveDetail(rule: PermissionRule, call: PermissionCallFacts): string {
   const guarded = (rule.targets ?? []).join(', ');
   const reason = rule.reason ? ` (${rule.reason})` : '';
+  if (rule.urls !== undefined && call.targets.some((target) => target.anyUrl === true)) {
+    const urls = rule.urls.join(', ');
+    return `the call names more than ${MAX_URL_TARGETS} URLs, or one longer than ${MAX_URL_LENGTH} characters, too many to compare with the URLs a ${rule.verdict} rule guards (${urls})${reason}; a person decides. The same call naming fewer URLs is compared URL by URL`;
+  }
   const unplaced = call.targets.find((target) => target.withoutProjectRoot === true);
   if (unplaced !== undefined) {
     // Said so whoever set the profile up can fix it, instead of people deciding every call.

@@ -159,6 +159,8 @@ export function ruleCoversTarget(
       binds ? bindingPatternNames(source, path, coverage) : rooted(source).matches(path),
     );
   }
+  // Any URL at all (see ANY_URL): an allow covers none; a deny or an ask asks (mayReachGuardedPaths).
+  if (target.anyUrl === true) return false;
   const texts = rule.verdict === 'allow' ? [target.text] : bindingUrlTexts(target.text);
   return (rule.urls ?? []).some((source) => texts.some((text) => globNames(rule, source, text)));
 }
@@ -200,9 +202,12 @@ function filterMisses(source: string, filter: string | readonly string[]): boole
  */
 export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallFacts): boolean {
   const sources = rule.targets;
-  if (rule.verdict === 'allow' || sources === undefined) return false;
+  if (rule.verdict === 'allow' || (sources === undefined && rule.urls === undefined)) return false;
   if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
   if (!workingDirectoryHolds(rule, call)) return false;
+  // A call naming more URLs than are compared may name one this rule guards.
+  if (rule.urls !== undefined && call.targets.some((target) => target.anyUrl === true)) return true;
+  if (sources === undefined) return false;
   const reaches = (target: CanonicalTarget, named: boolean) => {
     if (target.kind !== 'path') return false;
     const path = target.rooted ? target.text : target.rootedWhenFolded;

@@ -1,59 +1,20 @@
 import { pointerTokens } from '../issues/problem.js';
 import type { ToolManifestEntry, ToolTarget } from '../schemas/permissions.js';
+import type { CanonicalTarget } from './canonical-target.js';
 import { globParts } from './glob-words.js';
 import { patchPaths } from './patch-paths.js';
 import { nameFilter } from './tool-name-filters.js';
 import { globSpellings, inHomeDirectory, toolPathSpellings } from './tool-path-spellings.js';
+import {
+  ANY_URL,
+  canonicalUrl,
+  MAX_URL_LENGTH,
+  MAX_URL_TARGETS,
+  urlsInText,
+} from './url-targets.js';
 
-/** A path or URL a call names, in canonical form. */
-export interface CanonicalTarget {
-  readonly kind: 'path' | 'url';
-  /** Rooted POSIX form for a path inside the project (`src/a.ts`), absolute for one outside. */
-  readonly text: string;
-  /** For a path: true when it lies inside the project root and rooted patterns may match it. */
-  readonly rooted: boolean;
-  /** For a path outside the project: true when it is a directory above the project root (`/`). */
-  readonly holdsProject?: boolean;
-  /** An absolute path read with no project root: it cannot be placed, so it may lie anywhere. */
-  readonly withoutProjectRoot?: true;
-  /**
-   * For a path outside the project as written that lies inside it once case and Unicode
-   * normalisation are set aside (`/REPO/src/a.ts` under `/repo`): its rooted form, which a
-   * deny or ask reads (see target-coverage.ts); an allow never does.
-   */
-  readonly rootedWhenFolded?: string;
-  /** The input text it came from. */
-  readonly raw: string;
-  /**
-   * For a shell command's path: the command reads the directory through (`grep -r x src`), so
-   * a rule reads it as a directory that may hold what its patterns match.
-   */
-  readonly readThrough?: true;
-  /**
-   * For a shell word with a wildcard (`s?crets/key`): its first wildcard segment (`s?crets`), the target
-   * being the directory before it; the shell names every entry there the segment matches.
-   */
-  readonly globEntry?: string;
-  /**
-   * For a shell glob no recursive reader reads through: the word's last segment (`*.ts` of
-   * `src/**` + `/*.ts`), which every name the shell gives it ends with.
-   */
-  readonly globLast?: string;
-  /**
-   * For a shell command's path: a directory the command works in (`cd DIR`, `git -C DIR`) or
-   * lists the names of (`ls DIR`), which names a guarded path when it is one but reads nothing it
-   * holds; so is a listing tool's directory (ToolTarget's `listing`).
-   */
-  readonly namedOnly?: true;
-  /** For a tool's path: what its manifest says it names (ToolTarget's `names`; a glob reads as a directory). */
-  readonly names?: 'file' | 'directory';
-  /**
-   * For a search's directory: the last segment of the glob every file it reads is named by
-   * (`*.ts` of Grep's `glob: src/**` + `/*.ts`; ToolTarget's `name_filter`), or of each glob when
-   * it reads the files several name (`*.ts` and `*.tsx` of `*.{ts,tsx}`).
-   */
-  readonly readsOnlyNames?: string | readonly string[];
-}
+export type { CanonicalTarget } from './canonical-target.js';
+export { canonicalUrl } from './url-targets.js';
 
 function normalizeSegments(path: string): string[] {
   const out: string[] = [];
@@ -151,28 +112,6 @@ export function canonicalPath(raw: string, projectRoot: string | undefined): Can
  */
 export function foldedPathText(text: string): string {
   return text.normalize('NFC').toLowerCase();
-}
-
-/**
- * Normalizes a URL: scheme and host lower-case, the default port dropped,
- * dot segments of the path removed, and what names no other place dropped:
- * the credentials before the host (`user:pass@`) and a host's trailing dot
- * (`example.com.`), so a rule over `https://example.com/*` reads every
- * spelling of that host, and `https://example.com@evil.test/` reads as
- * evil.test. Text that is no absolute URL is kept as given.
- */
-export function canonicalUrl(raw: string): CanonicalTarget {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { kind: 'url', text: raw, rooted: false, raw };
-  }
-  url.username = '';
-  url.password = '';
-  const host = url.hostname.replace(/\.+$/, '');
-  if (host !== url.hostname && host !== '') url.hostname = host;
-  return { kind: 'url', text: url.href, rooted: false, raw };
 }
 
 function collect(value: unknown, tokens: readonly string[], out: string[]): void {
@@ -312,14 +251,6 @@ function underItsDirectory(paths: string[], target: ToolTarget, input: unknown):
   );
 }
 
-/**
- * The URLs in prose, as Gemini CLI's web_fetch finds what to fetch: `http://` or `https://` and
- * the characters up to the next space (the scheme in any case here: more is safer).
- */
-function urlsInText(text: string): string[] {
-  return text.match(/https?:\/\/\S+/gi) ?? [];
-}
-
 /** Whether a target's paths name files: `file`, and each path a patch names. */
 function fileNamed(target: ToolTarget): 'file' | undefined {
   return target.names === 'file' || target.names === 'patch' ? 'file' : undefined;
@@ -343,11 +274,19 @@ export function callTargets(
   const targets: CanonicalTarget[] = [];
   let pathCount = 0;
   let overflow = false;
+  let urlCount = 0;
+  let urlOverflow = false;
   for (const target of entry?.targets ?? []) {
     const raws = stringsAtPointer(input, target.pointer);
     if (target.kind !== 'path') {
-      const urls = target.names === 'text' ? raws.flatMap(urlsInText) : raws;
-      for (const raw of urls) if (raw !== '') targets.push(canonicalUrl(raw));
+      const urls = (target.names === 'text' ? raws.flatMap(urlsInText) : raws).filter(Boolean);
+      urlCount += urls.length;
+      if (urlOverflow || urlCount > MAX_URL_TARGETS) {
+        urlOverflow = true;
+        continue;
+      }
+      for (const raw of urls)
+        targets.push(raw.length > MAX_URL_LENGTH ? ANY_URL : canonicalUrl(raw));
       continue;
     }
     // A patch's text names the files it changes, each read as a file.
@@ -390,5 +329,8 @@ export function callTargets(
     }
   }
   // Too many paths to compare: the call may name anything; its URLs are read as before.
-  return overflow ? [...targets.filter((target) => target.kind === 'url'), ANYWHERE] : targets;
+  const read = urlOverflow
+    ? [...targets.filter((target) => target.kind !== 'url'), ANY_URL]
+    : targets;
+  return overflow ? [...read.filter((target) => target.kind === 'url'), ANYWHERE] : read;
 }
