@@ -12,6 +12,11 @@ const CHANGERS = new Set(['cd', 'pushd', 'popd', 'chdir']);
  */
 export function directoryChange(words: readonly ShellWord[]): string | null | undefined {
   const first = words[0];
+  // After `shopt -s autocd` an interactive bash cds into a command named as a directory
+  // (`bash -ic 'shopt -s autocd; secrets; cat key'`): any later command may change it.
+  if (first?.text === 'shopt' && words.some((word) => word.text === 'autocd' || word.dynamic)) {
+    return words.some((word) => word.text === '-u') ? undefined : null;
+  }
   if (first === undefined || first.dynamic || !CHANGERS.has(programName(first.text))) {
     return undefined;
   }

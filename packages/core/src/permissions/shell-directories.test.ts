@@ -31,6 +31,19 @@ describe('a relative word read where the line changed directory to', () => {
     },
   );
 
+  // bash 5.2 -i ran it: the directory named as a command was entered and key printed.
+  it.each([
+    "bash -ic 'shopt -s autocd\nsecrets\ncat key'",
+    'shopt -s autocd; secrets; cat key',
+    'shopt -s cdspell autocd\nsecrets\ncat key',
+  ])('asks for %j, whose later commands may enter a directory they name', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('ask');
+  });
+
+  it.each(['shopt -s extglob; cat key', 'shopt -u autocd; cat key'])('grants %j', (command) => {
+    expect(decide(command, [denySecrets]).verdict).toBe('allow');
+  });
+
   it.each(['cd src/lib && cat y.txt', 'cd docs && cat a.key', 'cd docs && ls', 'cat src/a.ts'])(
     'grants %j, which names nothing the rule guards',
     (command) => {
