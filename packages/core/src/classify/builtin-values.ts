@@ -58,13 +58,25 @@ function recordPrintf(args: readonly ShellWord[], record: Record): void {
   else if (format === '%s' && rest.length === 1) record(name, rest[0]!);
 }
 
-/** Records the values `set`, `read` and `printf -v` give (`args` are the words after the builtin). */
+/** The builtins whose words give variables values. */
+const VALUE_BUILTINS = new Set(['set', 'read', 'printf']);
+
+/**
+ * Records the values `set`, `read` and `printf -v` give (their words from `from` on). Any other
+ * program costs one set lookup: a line of 5,000 wrappers reaches here once per wrapper.
+ */
 export function recordBuiltinValues(
   program: string,
-  { args, inputs }: { args: readonly ShellWord[]; inputs: LexedSegment['inputs'] },
+  {
+    words,
+    from,
+    inputs,
+  }: { words: readonly ShellWord[]; from: number; inputs: LexedSegment['inputs'] },
   record: Record,
 ): void {
+  if (!VALUE_BUILTINS.has(program)) return;
+  const args = words.slice(from);
   if (program === 'set') recordSet(args, record);
   else if (program === 'read') recordRead(args, inputs, record);
-  else if (program === 'printf') recordPrintf(args, record);
+  else recordPrintf(args, record);
 }

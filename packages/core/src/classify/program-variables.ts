@@ -50,8 +50,7 @@ export function recordDeclaredPrograms(
   { words, from, inputs }: { words: readonly ShellWord[]; from: number; inputs: LexedInputs },
 ): void {
   // `set -- rm x`, `read c <<< rm`, `printf -v c rm` give values too.
-  const args = words.slice(from);
-  recordBuiltinValues(program, { args, inputs }, (name, value) =>
+  recordBuiltinValues(program, { words, from, inputs }, (name, value) =>
     recordProgramValue(values, name, value),
   );
   if (!DECLARERS.has(program)) return;
