@@ -103,7 +103,11 @@ describe.skipIf(browserSkipReason !== null)(
         .locator('.message')
         .filter({ hasText: 'Your approval is recorded (1 of 2 approvals)' })
         .waitFor();
-      expect(await row().locator('.decision[data-outcome="approval_added"]').count()).toBe(1);
+      // The message comes with the approve's answer, the story's decision line with the feed's
+      // event after it: wait for the line, then see there is one.
+      const added = row().locator('.decision[data-outcome="approval_added"]');
+      await added.first().waitFor();
+      expect(await added.count()).toBe(1);
       expect(await row().locator('[data-action="deny"]').isEnabled()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
       await row().locator('[data-action="deny"]').click();
