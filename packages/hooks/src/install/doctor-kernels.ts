@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { HookedAgent } from '@airlock/core';
 import { readHookConfig } from '../client/config.js';
+import { ANSWER_BYTES_MAX } from '../client/kernel-call.js';
 import { airlockCommandOf } from './command-shape.js';
 import { codexHookGroups } from './doctor-codex.js';
 import { airlockHooks } from './doctor-entries.js';
@@ -15,8 +16,8 @@ type Json = Record<string, unknown>;
 /** The most of a `/healthz` answer doctor reads: Airlock's is `{"ok":true}`. */
 export const HEALTH_BYTES_MAX = 64 * 1024;
 
-/** The most of any other answer doctor reads (a profile configuration), as the hook client caps the kernel's answers. */
-export const ANSWER_BYTES_MAX = 8 * 1024 * 1024;
+/** The most of any other answer doctor reads (a profile configuration): the hook client's cap. */
+export { ANSWER_BYTES_MAX };
 
 /** An answer longer than doctor reads: it is not read on, and the request fails. */
 export class AnswerTooLarge extends Error {
