@@ -1,9 +1,7 @@
 import { CaseClauses, type PatternReader } from './case-clauses.js';
 import { ConditionalTest } from './conditional-test.js';
 import { arithmeticProblem } from './expansion-checks.js';
-import { ExpansionReader } from './expansion-reader.js';
 import { functionHeaderEnd } from './function-definitions.js';
-import { inputProblem, type PendingHeredoc, readHeredocBodies } from './heredocs.js';
 import {
   emptySegment,
   type LexedLine,
@@ -12,6 +10,7 @@ import {
   type ShellWord,
 } from './lexed-line.js';
 import { BLANK } from './quoting-reader.js';
+import { RedirectionReader } from './redirection-reader.js';
 import {
   arithmeticCommandEnd,
   conditionalOperator,
@@ -53,8 +52,7 @@ interface LexerOptions extends Reading {
  * substitutions, here-strings and here-documents, and reports what it cannot
  * read instead of guessing.
  */
-class Lexer extends ExpansionReader {
-  private readonly heredocs: PendingHeredoc[] = [];
+class Lexer extends RedirectionReader {
   readonly segments: LexedSegment[] = [];
   /** For a nested lexer: whether its closing parenthesis was found. */
   closed = false;
@@ -193,7 +191,7 @@ class Lexer extends ExpansionReader {
     return this.index;
   }
 
-  private endWord(): void {
+  protected endWord(): void {
     const words = this.segment.words;
     const before = words.length;
     this.current.finishInto(words);
@@ -337,53 +335,6 @@ class Lexer extends ExpansionReader {
     });
     this.index = end + 2;
     return true;
-  }
-
-  private redirection(): void {
-    const source = this.source;
-    // A word of digits right before `>` is the file descriptor, not an argument.
-    let fd: string | undefined;
-    if (this.current.started && /^[0-9]+$/.test(this.current.text) && !this.current.dynamic) {
-      fd = this.current.text;
-      this.current.clear();
-    } else this.endWord();
-    const operator = /^(<<<|<<-|<<|&>>|&>|>>|>&|<&|>\||<>|>|<)/.exec(source.slice(this.index))![0];
-    this.index += operator.length;
-    while (BLANK.has(source[this.index] ?? '')) this.index++;
-    const target = this.readWord();
-    // Only a here-string or here-document on descriptor 0 is the command's input.
-    const stdin = fd === undefined || Number(fd) === 0;
-    if (operator === '<<<') {
-      if (stdin) this.segment.inputs.push({ text: target.text, dynamic: target.dynamic });
-      this.checkInput(this.segment, target.shape);
-    } else if (operator === '<<' || operator === '<<-') {
-      this.heredocs.push({
-        delimiter: target.text,
-        stripTabs: operator === '<<-',
-        segment: this.segment,
-        dynamic: !/['"\\]/.test(target.raw),
-        stdin,
-      });
-    } else {
-      this.segment.redirections.push({ operator, target: target.text, ...(fd ? { fd } : {}) });
-    }
-  }
-
-  /** After a newline: the bodies of the here-documents opened on the line just read. */
-  private readHeredocBodies(): void {
-    const read = readHeredocBodies(this.source, this.index, this.heredocs.splice(0), this.problems);
-    this.index = read.index;
-    for (const { heredoc, text } of read.bodies) {
-      if (heredoc.stdin) heredoc.segment.inputs.push({ text, dynamic: heredoc.dynamic });
-      if (!heredoc.dynamic) this.checkInput(heredoc.segment, text);
-      // An unquoted delimiter expands the body: its `$(...)` and backticks run (POSIX 2.7.4).
-      if (heredoc.dynamic && /[$`]/.test(text)) this.readExpandedBody(text, heredoc.segment);
-    }
-  }
-
-  private checkInput(segment: LexedSegment, shape: string): void {
-    const problem = inputProblem(segment, shape);
-    if (problem !== undefined) this.problems.push(problem);
   }
 }
 
