@@ -1,3 +1,4 @@
+import { commandStart } from './command-start.js';
 import { assignmentCommands } from './command-variables.js';
 import { noEmbedded } from './embedded.js';
 import { addEmptied, afterPipe, emptiesFile } from './emptied-files.js';
@@ -11,7 +12,7 @@ import {
   pushUnread,
   readLine,
 } from './line-readings.js';
-import { recordAssignment, recordLoop } from './line-variables.js';
+import { recordAssignment } from './line-variables.js';
 import {
   MAX_GLOB_NAMES,
   MAX_GLOB_WORDS,
@@ -28,12 +29,11 @@ import {
   programAlternatives,
   recordAssignedProgram,
   recordDeclaredPrograms,
-  recordLoopPrograms,
 } from './program-variables.js';
+import { redirectionTags } from './redirection-tags.js';
 import { withoutReplacement, withReplacement } from './replacement-strings.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
 import { appendedWordsAct } from './split-options.js';
-import { redirectsNowhere } from './streams.js';
 import type { ActionTag } from './tags.js';
 import {
   type ClassifiedSegment,
@@ -46,20 +46,15 @@ import {
   type WalkTargets,
   withTags,
 } from './walk.js';
-import { IFS, programLiteral, splitAtIfs, wordAfter } from './word-text.js';
+import { IFS, programLiteral, splitAtIfs } from './word-text.js';
 import { pushWords, wrapperTargets } from './wrapper-targets.js';
 import { unwrap } from './wrappers.js';
 
 export type { ClassifiedSegment, ShellLineOptions };
 
-const KEYWORDS = new Set(['!', '{', '}', 'do', 'then', 'else', 'elif', 'if', 'while', 'until']);
 const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
-const CONTROL = new Set(['for', 'select', 'case', 'in']);
-const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
 /** Programs whose input is text they copy out, which names no path they read. */
 const TEXT_SINKS = new Set(['cat', 'tee']);
-/** Disks and partitions: writing to one overwrites whatever it held. */
-const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
 /** The walker's entry points, for the programs of nested-walks.ts. */
@@ -100,20 +95,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   const payloads = segment.words.filter((word) => word.subscript).map((word) => word.text);
   for (const source of payloads.flatMap(subscriptCommands))
     walkLine(source, nested(walk, 'a[...]'));
-  const redirectionTags = new Set<ActionTag>();
-  for (const { operator, target } of segment.redirections) {
-    // bash opens a connection for `/dev/tcp/HOST/PORT` and `/dev/udp/...`: no file.
-    if (/^\/dev\/(tcp|udp)\//.test(target)) redirectionTags.add('network');
-    else if (WRITE_OPERATORS.has(operator) && !redirectsNowhere(target)) {
-      walk.targets?.files.push(target);
-      redirectionTags.add('write');
-      if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
-    } else if (operator === '<') {
-      walk.targets?.reads.push(target);
-      redirectionTags.add('read');
-    }
-  }
-  walkWords(segment.words, segment, walk, redirectionTags);
+  walkWords(segment.words, segment, walk, redirectionTags(segment, walk.targets));
 }
 
 /**
@@ -157,32 +139,7 @@ function walkWords(
   let replacement: string | null = null;
   const walk = (): Walk => ({ ...outer, via: [...via] });
   for (;;) {
-    while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
-    // `function NAME { BODY; }` and `coproc NAME { BODY; }`: the body follows the name;
-    // `coproc CMD` runs CMD in the background.
-    const control = at < words.length && !words[at]!.dynamic ? words[at]!.text : '';
-    if (control === 'function' || (control === 'coproc' && words[at + 2]?.text === '{')) {
-      at = Math.min(at + 2, words.length);
-      continue;
-    }
-    if (control === 'coproc') {
-      at++;
-      continue;
-    }
-    if (at < words.length && CONTROL.has(words[at]!.text)) {
-      // `for x do CMD` (no `in`, no `;`): the body starts in the same segment, after `do`;
-      // `case x in` ends a command where bash reads it, so words after its `in` are read too.
-      const caseIn = control === 'case' ? wordAfter(words, at, 'in') : -1;
-      const loop = control === 'for' || control === 'select';
-      const body = loop ? wordAfter(words, at, 'do') : caseIn < 0 ? -1 : caseIn + 1;
-      const end = body < 0 ? words.length : body;
-      // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would (the body is walked).
-      for (let index = at; index < end; index++) if (words[index]!.subscript) tags.add('unknown');
-      if (loop && outer.targets) recordLoop(outer.targets, words, at, end);
-      if (loop && outer.programs) recordLoopPrograms(outer.programs, words, at, end);
-      at = end;
-      if (body >= 0) continue;
-    }
+    at = commandStart(words, at, outer, tags);
     // An arithmetic command sets variables as an assignment does (its payloads are lexer problems).
     while (at < words.length && (words[at]!.arithmetic || ASSIGNMENT.test(words[at]!.text))) {
       if (!words[at]!.arithmetic) walkAssignment(words[at]!, walk(), tags);
