@@ -83,3 +83,36 @@ export function declaredCallIds(messages: readonly AiSdkMessage[]): Set<string> 
   }
   return ids;
 }
+
+/** A call of the messages whose approval request has no answer yet (no response, no result). */
+export interface UnansweredCall {
+  toolCallId: string;
+  toolName: string;
+}
+
+/**
+ * The calls whose approval request the messages leave unanswered: the AI SDK sends the model
+ * nothing until every call of a step has a result, so a generation from these messages throws.
+ * Calls a provider executes are its own business, and left out.
+ */
+export function unansweredCalls(messages: readonly AiSdkMessage[]): UnansweredCall[] {
+  const calls = new Map<string, string>();
+  const asked: { approvalId: string; toolCallId: string }[] = [];
+  const responded = new Set<string>();
+  const resulted = new Set<string>();
+  for (const part of partsOf(messages)) {
+    const toolCallId = part.toolCallId ?? '';
+    const byProvider = (part as { providerExecuted?: unknown }).providerExecuted === true;
+    if (part.type === 'tool-call' && !byProvider) calls.set(toolCallId, part.toolName ?? '');
+    if (part.type === 'tool-approval-request') {
+      asked.push({ approvalId: part.approvalId ?? '', toolCallId });
+    }
+    if (part.type === 'tool-approval-response') responded.add(part.approvalId ?? '');
+    if (part.type === 'tool-result') resulted.add(toolCallId);
+  }
+  return asked.flatMap(({ approvalId, toolCallId }) => {
+    const toolName = calls.get(toolCallId);
+    if (toolName === undefined || responded.has(approvalId) || resulted.has(toolCallId)) return [];
+    return [{ toolCallId, toolName }];
+  });
+}

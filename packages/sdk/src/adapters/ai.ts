@@ -3,8 +3,10 @@ import {
   type ApprovalRequestSeen,
   approvalRequests,
   declaredCallIds,
+  unansweredCalls,
   wasParked,
 } from './ai-messages.js';
+import { PendingApprovalsError } from './ai-pending.js';
 
 import { isAsyncGeneratorFunction, runGrantedStream, settled } from './ai-streaming.js';
 import { type Held, HeldVerdicts } from './held-verdicts.js';
@@ -18,7 +20,8 @@ import {
   refusalText,
 } from './session.js';
 
-export type { AiSdkMessage } from './ai-messages.js';
+export type { AiSdkMessage, UnansweredCall } from './ai-messages.js';
+export { isPendingApprovalsError, PendingApprovalsError } from './ai-pending.js';
 
 // The AI SDK's shapes this adapter reads, written structurally: the SDK builds without `ai`.
 
@@ -68,7 +71,11 @@ export interface ResumeResult<MESSAGE extends AiSdkMessage> {
   messages: MESSAGE[];
   /** The approval responses added (one per decided park). */
   responses: AiSdkApprovalResponse[];
-  /** The parks nobody has decided yet. */
+  /**
+   * The parks nobody has decided yet. While a call of the step is listed here, a generation
+   * from `messages` throws {@link PendingApprovalsError} and runs nothing (the AI SDK goes on
+   * only once every call of a step is answered): resume the saved messages again later.
+   */
   pending: PendingApproval[];
 }
 
@@ -130,6 +137,10 @@ export class AiSdkAirlock {
         options: { toolCallId: string; messages?: readonly AiSdkMessage[] },
       ) => {
         const callId = options.toolCallId;
+        // Some calls of the step still wait: the SDK would run this one, then throw its own
+        // missing-results error with what it returned lost. Nothing runs until all are answered.
+        const unanswered = unansweredCalls(options.messages ?? []);
+        if (unanswered.length > 0) throw new PendingApprovalsError(unanswered);
         await this.#closeStranded(options.messages ?? [], callId);
         // The SDK asks again before running an approved call: a parked call stays one that
         // needs approval, and execute (which reads Airlock's decision) does the rest.
