@@ -347,14 +347,14 @@ export async function waitingRowsDue(
     .execute();
 }
 
-/** Claimed rows whose lease lapsed (at most `limit`). */
+/** Claimed rows whose lease lapsed, with their tool (at most `limit`). */
 export async function lapsedClaims(
   store: Store,
   due: { now: number; limit: number },
-): Promise<(DueRow & Pick<TaskTable, 'claim_id'>)[]> {
+): Promise<(DueRow & Pick<TaskTable, 'claim_id' | 'tool_name' | 'resolved_tool_name'>)[]> {
   return store.db
     .selectFrom('tasks')
-    .select(['run_id', 'workspace_id', 'key', 'claim_id'])
+    .select(['run_id', 'workspace_id', 'key', 'claim_id', 'tool_name', 'resolved_tool_name'])
     .where('state', '=', stateLiteral('claimed'))
     .where('lease_until', '<=', due.now)
     .limit(rowLimit(due.limit))

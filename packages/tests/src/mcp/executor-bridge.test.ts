@@ -207,13 +207,14 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
     }
   });
 
-  it('claims a row again once the lease of an executor that died lapses', async () => {
+  it('does not run a write again once the lease of an executor that died lapses: it fails outcome_unknown', async () => {
     const run = await turn([
       { tool_calls: [{ name: 'fs__write_file', input: { path: 'src/c.txt', content: 'again' } }] },
       { final: 'ok' },
     ]);
     const parked = await eventually(async () => (await workspace().decisions.list())[0]);
-    // A second executor grabs the row as soon as it is approved, then dies without committing.
+    // A second executor grabs the row as soon as it is approved, then dies without committing:
+    // the kernel cannot tell whether it wrote, so the write is not run again on this approval.
     const ghost = await fetch(`${kernel.url}/executor_api/v1/runs/${run.id}/tasks/t1/claim`, {
       method: 'POST',
       headers: {
@@ -243,8 +244,12 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
     });
     expect((await settled(run.id)).state).toBe('completed');
     const [task] = await workspace().runs.run(run.id).tasks();
-    expect(task).toMatchObject({ state: 'succeeded', attempts: 2 });
-    expect(readFileSync(join(dir, 'src/c.txt'), 'utf8')).toBe('again');
+    expect(task).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      error: { code: 'outcome_unknown' },
+    });
+    expect(existsSync(join(dir, 'src/c.txt'))).toBe(false);
   });
 
   it('under a read_only rule set (spec 003) the registered manifest grants reads and refuses writes as data', async () => {

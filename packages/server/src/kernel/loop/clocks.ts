@@ -11,6 +11,7 @@ import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
 import { APPROVAL_EXPIRED_TEXT } from '../machines/task-states.js';
 import { QUESTION_EXPIRED_TEXT } from '../stage/questions.js';
 import { stopRunsOfRemovedApplications } from '../verbs/revocation.js';
+import { lapsedWithoutCommit, mayRunAgainAfterLapse } from './lapsed-claim.js';
 
 const BATCH = 200;
 
@@ -118,7 +119,9 @@ const EXECUTOR_MAY_HAVE_RUN =
 
 /**
  * Ends every claim whose lease lapsed: an executor's row returns to
- * runnable, so another executor can claim it; a hooked agent's own call
+ * runnable, so another executor can claim it, unless the run's manifest
+ * declares its tool other than read-only (see `mayRunAgainAfterLapse`: then
+ * it fails `outcome_unknown`); a hooked agent's own call
  * fails `outcome_unknown` instead (see `lapseAgentClaim`), since the agent
  * alone runs it and may already have.
  */
@@ -165,6 +168,33 @@ async function lapseLeases(ctx: KernelContext, failures: unknown[]): Promise<num
       }
       if (await isAgentsOwnCall(tx, address)) {
         return (await lapseAgentClaim(ctx, tx, run, task)) ? 1 : 0;
+      }
+      if (!mayRunAgainAfterLapse(run, task)) {
+        const error = {
+          code: OUTCOME_UNKNOWN,
+          detail: lapsedWithoutCommit(task.resolved_tool_name ?? task.tool_name),
+        };
+        const failed = await moveTask(tx, {
+          verb: 'lease_lapse',
+          run,
+          key: task.key,
+          to: 'failed',
+          match: { claim_id: task.claim_id ?? '' },
+          due: 'lease_until',
+          // The claim goes, so the dead executor's late commit is lease_lost.
+          set: {
+            claim_id: null,
+            lease_until: null,
+            deadline_at: null,
+            error_code: error.code,
+            error_detail: error.detail,
+            decided_by: 'kernel',
+          },
+          event: { type: 'task.failed', data: { error } },
+          principal: 'kernel',
+          settle: { ctx, run },
+        });
+        return failed ? 1 : 0;
       }
       const moved = await moveTask(
         tx,
