@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookChannelConfig } from './config.js';
 import { postForStatus } from './outbound-http.js';
+import { ReceiverGone } from './receiver-gone.js';
 import { checkResolvedTarget, pinnedLookup, type Resolve } from './target-address.js';
 
 /**
@@ -47,6 +48,7 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
  * POSTs one notice to a webhook channel (`resolve`, the host name lookup, is for tests).
+ * @throws ReceiverGone when the receiver answers 410 Gone (the notice is not retried).
  * @throws Error when the receiver cannot be reached, resolves to a link-local address or
  *   answers other than 2xx.
  */
@@ -77,6 +79,7 @@ export async function sendWebhook(
     // Said without the client's own message, which may quote the URL (logged, kept as last_error).
     throw new Error(`the receiver could not be reached (${unreachableReason(error, timeout)})`);
   }
+  if (status === 410) throw new ReceiverGone();
   if (status < 200 || status > 299) {
     throw new Error(`the receiver answered ${status}`);
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { FailureStreak } from '../logging/failure-streak.js';
+import { hastenChannel } from '../store/gone-channels.js';
 import {
   claimDueDeliveries,
   type DeliveryRow,
@@ -20,6 +21,7 @@ import {
 } from './message-settle.js';
 import { noticeNoLongerAsks } from './notice-standing.js';
 import { PartlySent, reachedRef } from './partly-sent.js';
+import { ChannelDisabled, goneMarkOf, ReceiverGone, refuseIfDisabled } from './receiver-gone.js';
 
 /** How the delivery worker runs. */
 export interface DeliveryWorkerOptions {
@@ -222,6 +224,7 @@ export class DeliveryWorker {
   private async send(delivery: DeliveryRow, signal: AbortSignal): Promise<SentRef> {
     const { store, senders } = this.options;
     if (delivery.event_type !== MESSAGE_SETTLED) {
+      await refuseIfDisabled(store, delivery, senders.channelOf(delivery));
       // Its call may have stopped waiting meanwhile, or unseen (decided by a kernel without Slack, pruned).
       const noLongerAsks =
         delivery.channel_kind === 'webhook' ? undefined : await noticeNoLongerAsks(store, delivery);
@@ -264,6 +267,9 @@ export class DeliveryWorker {
     let postponed: NoticeNotPosted | null = null;
     let reached: string | null = null;
     let stopping = false;
+    // Not sent (a 410 Gone disabled the channel): dead at once, with no attempt counted.
+    let disabled = false;
+    let gone = false;
     try {
       // Awaited to the end, not raced with the signal: the senders cancel their
       // request on it, and only a send that settled may be recorded failed and
@@ -276,7 +282,10 @@ export class DeliveryWorker {
       if (error instanceof PartlySent) reached = reachedRef(error.reached);
       failure = cause instanceof Error ? cause.message : String(cause);
       stopping = cause instanceof AttemptCut && cause.stopping;
+      disabled = cause instanceof ChannelDisabled;
+      gone = cause instanceof ReceiverGone;
     }
+    const counted = disabled ? delivery.attempts : attempts;
     const base = {
       workspace_id: delivery.workspace_id,
       run_id: delivery.run_id,
@@ -288,7 +297,7 @@ export class DeliveryWorker {
       channel: delivery.channel,
       channel_kind: delivery.channel_kind,
       notified: delivery.event_type,
-      attempts,
+      attempts: counted,
     };
     if (failure === null) {
       await store.transaction(async (tx) => {
@@ -323,7 +332,9 @@ export class DeliveryWorker {
     const channel = senders.channelOf(delivery);
     const max = channel?.max_attempts ?? this.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     // A send cut short by a shutdown is no fault of the receiver: due again at once, never dead.
-    const dead = !stopping && attempts >= max;
+    const dead = gone || disabled || (!stopping && attempts >= max);
+    // The receiver said its endpoint is gone: the channel is disabled at this url (receiver-gone.ts).
+    const goneRef = gone ? goneMarkOf(channel) : undefined;
     const retryAt = dead
       ? null
       : stopping
@@ -333,17 +344,26 @@ export class DeliveryWorker {
       { delivery: delivery.id, channel: delivery.channel, attempts, dead, error: failure },
       'notification attempt failed',
     );
+    if (goneRef !== undefined) {
+      logger.error(
+        { delivery: delivery.id, channel: delivery.channel, workspace: delivery.workspace_id },
+        'webhook channel disabled: its receiver answered 410 Gone',
+      );
+    }
     await store.transaction(async (tx) => {
       const owned = await markAttemptFailed(tx, {
         id: delivery.id,
         owner: this.owner,
         // A cut by a shutdown does not count toward the dead letter.
-        attempts: stopping ? delivery.attempts : attempts,
+        attempts: stopping ? delivery.attempts : counted,
         error: failure,
         retryAt,
         // Whom the attempt reached, so that the next writes only to the others.
         ...(reached === null ? {} : { externalRef: reached }),
+        ...(goneRef === undefined ? {} : { externalRef: goneRef }),
       });
+      // The channel's other notices are dead-lettered as disabled now, not after their backoff.
+      if (owned && goneRef !== undefined) await hastenChannel(tx, delivery);
       if (owned && dead) {
         tx.emit({
           ...base,

@@ -1,5 +1,6 @@
 import { asKeptText } from '@airlock/core';
 import { claimedForUpdate } from './dialect.js';
+import { clearGoneMarks } from './gone-channels.js';
 import { newId } from './ids.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
@@ -301,7 +302,8 @@ export async function listTaskDeliveries(
  * Makes a delivery due again now, with its attempts counted afresh (a person
  * redelivers a dead or delivered notice); its id, hence its idempotency id, is
  * kept. A delivery a kernel is sending right now (pending under a live lease)
- * is left alone, so that no second send runs beside it: `in_flight`.
+ * is left alone, so that no second send runs beside it: `in_flight`. A
+ * webhook channel a 410 Gone disabled is enabled again (gone-channels.ts).
  */
 export async function scheduleRedelivery(
   tx: Tx,
@@ -328,8 +330,11 @@ export async function scheduleRedelivery(
       ]),
     )
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 1) return 'scheduled';
-  return (await findDelivery(tx, workspaceId, id)) ? 'in_flight' : 'not_found';
+  const found = await findDelivery(tx, workspaceId, id);
+  if (Number(result.numUpdatedRows) !== 1) return found ? 'in_flight' : 'not_found';
+  // A person sends a notice of a channel a 410 Gone disabled: it is enabled again.
+  if (found?.channel_kind === 'webhook') await clearGoneMarks(tx, found);
+  return 'scheduled';
 }
 
 /**
