@@ -11,6 +11,7 @@ import {
 import { missingSchema } from '../store/sqlite/schema-drift.js';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 import { BackupError, restoreSqliteStore } from '../store/sqlite/sqlite-backup.js';
+import { storeOpenElsewhere } from '../store/sqlite/store-in-use.js';
 import { Store } from '../store/store.js';
 import type { BackupArgs } from './backup-args.js';
 import { checkRestorePaths } from './backup-paths.js';
@@ -47,6 +48,8 @@ export async function runRestore(
       if (!(error instanceof DataDirInUseError)) throw error;
       runningKernel = { pid: error.holder?.pid ?? null };
     }
+    // The lock file is one file anyone can delete: the store's own lock still tells a live kernel.
+    if (!runningKernel) refuseStoreInUse(join(dataDir, SQLITE_FILE_NAME));
     const fenced: { outcome: FenceOutcome | null } = { outcome: null };
     let continued: ContinuedLog[] = [];
     const summary = await restoreSqliteStore({
@@ -103,6 +106,20 @@ export async function runRestore(
     release();
     stop.release();
   }
+}
+
+/**
+ * Refuses a store another process has open: a kernel serving it whose ${KERNEL_LOCK_DATABASE}
+ * was removed (its lock went with the file), or a backup copying it.
+ * @throws BackupError `kernel_running`.
+ */
+function refuseStoreInUse(store: string): void {
+  if (!storeOpenElsewhere(store)) return;
+  throw new BackupError(
+    'kernel_running',
+    `another process has ${store} open (a kernel serving it, whose ${KERNEL_LOCK_DATABASE} may have been removed, ` +
+      'or a backup copying it; `fuser` or `lsof` names it): stop it, then restore; nothing was changed',
+  );
 }
 
 /**
