@@ -1,5 +1,6 @@
 import { commandStart } from './command-start.js';
 import { assignmentCommands } from './command-variables.js';
+import { assignsDirectoryOptions } from './directory-changes.js';
 import { noEmbedded } from './embedded.js';
 import { addEmptied, afterPipe, emptiesFile } from './emptied-files.js';
 import { subscriptCommands } from './expansion-checks.js';
@@ -105,6 +106,8 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
  */
 function walkAssignment(word: ShellWord, walk: Walk, tags: Set<ActionTag>): void {
   if (word.subscript) tags.add('unknown');
+  // `BASHOPTS=cdable_vars bash -c 'cd d; cat key'` enters a directory the words do not say.
+  if (assignsDirectoryOptions(word)) walk.targets?.directories.push(null);
   // `env v=rm` gives no later command v, but reading more values costs nothing: more tags, not fewer.
   if (walk.programs) recordAssignedProgram(walk.programs, word);
   const embedded = noEmbedded();

@@ -36,6 +36,14 @@ describe('a relative word read where the line changed directory to', () => {
     "bash -ic 'shopt -s autocd\nsecrets\ncat key'",
     'shopt -s autocd; secrets; cat key',
     'shopt -s cdspell autocd\nsecrets\ncat key',
+    // bash 5.2 entered secrets: cdable_vars cds into a variable's value, cdspell (-i) corrects a
+    // name; BASHOPTS in the environment of a bash (env, or sh's prefix) turns them on.
+    'shopt -s cdable_vars; d=$(echo c2VjcmV0cw== | base64 -d); cd d; cat key',
+    'shopt -s cdable_vars; d=$(echo c2VjcmV0cw== | base64 -d); cd d && cat key',
+    "bash -ic 'shopt -s cdspell; cd secrest; cat key'",
+    "env BASHOPTS=cdable_vars bash -c 'd=$(echo c2VjcmV0cw== | base64 -d); cd d; cat key'",
+    "env BASHOPTS=extglob:cdspell bash -ic 'cd secrest; cat key'",
+    "BASHOPTS=cdspell bash -ic 'cd secrest; cat key'",
   ])('asks for %j, whose later commands may enter a directory they name', (command) => {
     expect(decide(command, [denySecrets]).verdict).toBe('ask');
   });
