@@ -1,4 +1,5 @@
 import type { EmbeddedCommands } from './embedded.js';
+import { lexOnce } from './shell-lexer.js';
 
 /** Variables whose value a program runs as a command (git, ssh, pagers, editors, prompts). */
 const COMMAND_VARIABLES = new Set([
@@ -26,6 +27,8 @@ const CODE_VARIABLES =
 const EXPORTED_FUNCTION = /^BASH_FUNC_(.+)(%%|\(\))$/;
 /** Prompt strings: bash expands them (`PS4` under `set -x`), so their `$(...)` and backticks run. */
 const PROMPT_VARIABLES = /^PS[0-4]$/;
+/** Variables bash expands where it reads them: a start-up file's name, a prompt. */
+const EXPANDED_VARIABLES = /^(BASH_ENV|ENV|PS[0-4])$/;
 const NODE_LOADS = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;
 
 /**
@@ -50,5 +53,13 @@ export function assignmentCommands(text: string, out: EmbeddedCommands): void {
     out.unknown ??= `${name} makes programs load code the classifier does not read`;
   } else if (PROMPT_VARIABLES.test(name) && /[$`]/.test(value)) {
     out.unknown ??= `${name} is a prompt: the shell expands it, running its substitutions`;
+  }
+  // `BASH_ENV='$(rm -rf x)' bash -c true` runs rm where bash expands the name: each is walked.
+  if (EXPANDED_VARIABLES.test(name) && /[$`]/.test(value)) {
+    const read = lexOnce(`: ${value}`);
+    if (read.problems.length > 0) out.unknown ??= `${name}'s value cannot be read`;
+    for (const segment of read.segments) {
+      for (const line of segment.substitutions) out.lines.push({ line, via: `${name}=` });
+    }
   }
 }

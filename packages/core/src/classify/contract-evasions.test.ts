@@ -182,6 +182,14 @@ const REFUSED = [
   "printf '' | tee victim",
   'false |& tee victim',
   ': | sponge victim',
+  // bash expands a start-up file's name and a prompt where it reads them (bash 5.2: victim was gone).
+  "BASH_ENV='$(rm victim)' bash -c true",
+  "env BASH_ENV='`rm victim`' bash -c true",
+  "export BASH_ENV='$(rm victim)'; bash -c true",
+  "BASH_ENV='$((1))$(rm victim)' bash -c true",
+  "ENV='$(rm victim)' sh -i",
+  "PS4='$(rm victim)'; set -x; true",
+  "PS0='$(rm victim)' bash -i <<< true",
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */
