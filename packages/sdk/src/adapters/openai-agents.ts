@@ -5,6 +5,7 @@ import {
   type RefusedByGuardrail,
   watchedGuardrails,
 } from './agents-guardrails.js';
+import { type CaughtThrow, invokeNotingThrow } from './agents-tool-errors.js';
 import { HeldVerdicts } from './held-verdicts.js';
 import {
   type CallVerdict,
@@ -175,12 +176,19 @@ export class OpenAIAgentsAirlock {
         if (details?.signal?.aborted) return this.#abandoned(call, verdict, details.signal.reason);
         // The tool reads its arguments as text: a person's edit is handed over as JSON text.
         const edited = 'updatedInput' in verdict;
-        // What execute threw comes back as the default errorFunction's text: the call failed.
+        // What execute threw comes back as an errorFunction's text (the default's, or the
+        // application's own, which only the SDK's span mark tells): the call failed.
+        let caught: CaughtThrow | null = null;
         return this.session.runGranted(
           call,
           verdict,
-          (granted) => invoke(runContext, edited ? JSON.stringify(granted) : input, details),
-          isCaughtToolError,
+          async (granted) => {
+            const text = edited ? JSON.stringify(granted) : input;
+            const invoked = await invokeNotingThrow(name, () => invoke(runContext, text, details));
+            caught = invoked.caught;
+            return invoked.output;
+          },
+          (output) => (caught === null ? isCaughtToolError(output) : caught.text),
         );
       },
       ...(tool.inputGuardrails === undefined

@@ -232,14 +232,14 @@ export class FrameworkSession {
    * changed it (`verdict.updatedInput`), and reports what it returned or
    * threw (whatever was thrown, even `null`) before passing it on. `failed`
    * tells a failure the framework caught and handed back as the tool's output
-   * (reported as failed, and passed on all the same).
+   * (reported as failed, and passed on all the same): true, or the failure's text to record.
    * @throws what `execute` threw.
    */
   async runGranted<T>(
     call: FrameworkCall,
     verdict: CallVerdict,
     execute: (input: unknown) => Promise<T> | T,
-    failed: (output: T) => boolean = () => false,
+    failed: (output: T) => boolean | string = () => false,
   ): Promise<T> {
     const ran = grantedCall(call, verdict);
     const running = (async () => {
@@ -250,7 +250,13 @@ export class FrameworkSession {
         await this.ran(ran, { ok: false, output: thrownText(error) });
         throw error;
       }
-      await this.ran(ran, { ok: !failed(output), output });
+      const failure = failed(output);
+      await this.ran(
+        ran,
+        failure === false
+          ? { ok: true, output }
+          : { ok: false, output: failure === true ? output : failure },
+      );
       return output;
     })();
     const settled = running.then(
