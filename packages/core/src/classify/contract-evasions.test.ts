@@ -190,6 +190,14 @@ const REFUSED = [
   "ENV='$(rm victim)' sh -i",
   "PS4='$(rm victim)'; set -x; true",
   "PS0='$(rm victim)' bash -i <<< true",
+  // A variable given what echo or printf prints (bash 5.2 ran rm: victim was gone).
+  'c=$(echo rm); $c victim',
+  'c="$(echo rm)"; $c victim',
+  'c=`echo rm`; $c victim',
+  'c=$(printf rm); $c victim',
+  "c=$(printf '%s' rm); $c victim",
+  'c=$(echo -n rm); $c victim',
+  'c=$(echo rm victim); $c',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -2,6 +2,7 @@ import { recordBuiltinValues } from './builtin-values.js';
 import type { LexedSegment, ShellWord } from './lexed-line.js';
 import { DECLARERS } from './line-variables.js';
 import { programWordValues } from './program-word-values.js';
+import { substitutionValue } from './substitution-values.js';
 
 /*
  * The values a line gives its variables, read where a command's program is one of them: `v=rm;
@@ -32,11 +33,16 @@ export function recordProgramValue(values: ProgramValues, name: string, value: s
   values.set(name, known);
 }
 
-/** Records an assignment word (`v=rm`, `a=(rm -rf)`), unless its value holds an expansion. */
+/**
+ * Records an assignment word (`v=rm`, `a=(rm -rf)`, `v=$(echo rm)`), unless its value holds an
+ * expansion other than a substitution printing literal words (see substitutionValue).
+ */
 export function recordAssignedProgram(values: ProgramValues, word: ShellWord): void {
   const named = NAMED.exec(word.text);
-  if (named === null || word.dynamic) return;
-  const value = word.text.slice(named[0].length);
+  if (named === null) return;
+  const written = word.text.slice(named[0].length);
+  const value = word.dynamic ? substitutionValue(written) : written;
+  if (value === null) return;
   // `c=r; c+=m` makes rm: each value known so far is appended to.
   const appended = named[0].endsWith('+=') ? (values.get(named[1]!) ?? []) : [];
   for (const known of [...appended]) recordProgramValue(values, named[1]!, known + value);
