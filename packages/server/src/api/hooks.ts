@@ -23,10 +23,12 @@ import { implement, type OperationContext } from './operation.js';
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's hooked session. */
 export const hookEvent = implement(
   OPERATION_CONTRACTS['hooks.event'],
-  async ({ kernel, principal, signal }, input) => {
+  async ({ kernel, principal, signal, bodyCut }, input) => {
     if (input.look !== undefined && input.event !== 'pre_tool') {
       throw new AirlockError('invalid_input', 'look is read on pre_tool only');
     }
+    if (bodyCut && input.event === 'pre_tool')
+      throw new AirlockError('payload_too_large', TOO_LARGE);
     // A look takes nothing, so nothing goes back when its client leaves: a claimed row it
     // answered about is another check's grant.
     if (input.look === true) return lookPreTool(kernel.context, principal, input);
@@ -76,6 +78,12 @@ function asEventInput(body: unknown) {
   return parsed.data;
 }
 
+/**
+ * Why a tool check whose body was past the limit is refused: read with its
+ * long strings cut, its input is not the one the agent would run.
+ */
+const TOO_LARGE = `the call's input is too large to check (its hook payload is past ${OPERATION_CONTRACTS['hooks.event'].bodyLimitFloor} bytes)`;
+
 /** The longest a Claude Code HTTP hook may hold its request for a person (under its 10-minute ceiling). */
 const MAX_HTTP_WAIT_MS = 280_000;
 
@@ -117,6 +125,9 @@ export function answerNatively(
       return answerUnread(context, protocol, payload, error as Error);
     }
     if (event === null) return answerForeignToolCheck(context, protocol, payload);
+    if (context.bodyCut && event.event === 'pre_tool') {
+      return JSON.parse(protocol.format(event, failClosed(event, TOO_LARGE)).stdout);
+    }
     let polls = 0;
     let last: HookedAnswer | null = null;
     const reply = await decide(protocol, event, {

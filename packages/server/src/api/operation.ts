@@ -17,6 +17,12 @@ export interface OperationContext {
    * is not an HTTP request.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Set when a hook event's body was past its limit and read with each long
+   * string cut to its start (see readHookBody): a tool check must not be
+   * decided on a cut input. REST sets it; absent elsewhere.
+   */
+  bodyCut?: boolean | undefined;
 }
 
 /** One operation: its contract from @airlock/core and the server's handler. */

@@ -50,12 +50,37 @@ export function bodyCutShort(): AirlockError {
  * @throws AirlockError payload_too_large past the limit; from {@link bodyCutShort}
  *   when the client closed the connection before the body's end.
  */
-export function readBody(req: IncomingMessage, configured: number): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, configured: number): Promise<Buffer> {
   const limit = readableBodyLimit(configured);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  await readChunks(req, limit, (chunk) => {
+    size += chunk.length;
+    if (size > limit)
+      throw new AirlockError('payload_too_large', `the body limit is ${limit} bytes`);
+    chunks.push(chunk);
+  });
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Hands each chunk of a request's body to `take` (sending a held `100
+ * Continue` first), for a body announced no longer than `announcedMax`.
+ * When `take` throws (an AirlockError: the body is refused), the rest is
+ * left unread and the promise rejects with it.
+ * @throws AirlockError payload_too_large for a longer announced body; what
+ *   `take` throws; from {@link bodyCutShort} when the client closed the
+ *   connection before the body's end.
+ */
+export function readChunks(
+  req: IncomingMessage,
+  announcedMax: number,
+  take: (chunk: Buffer) => void,
+): Promise<void> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) {
+  if (declared > announcedMax) {
     return Promise.reject(
-      new AirlockError('payload_too_large', `the body limit is ${limit} bytes`),
+      new AirlockError('payload_too_large', `the body limit is ${announcedMax} bytes`),
     );
   }
   const waiting = awaitingContinue.get(req);
@@ -64,19 +89,16 @@ export function readBody(req: IncomingMessage, configured: number): Promise<Buff
     if (!waiting.headersSent) waiting.writeContinue();
   }
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
+      try {
+        take(chunk);
+      } catch (error) {
         req.removeAllListeners('data');
         req.resume();
-        reject(new AirlockError('payload_too_large', `the body limit is ${limit} bytes`));
-        return;
+        reject(error);
       }
-      chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve());
     // The connection's error (ECONNRESET, 'aborted') would read as the store's unavailability.
     req.on('error', () => reject(bodyCutShort()));
     req.on('close', () => {

@@ -15,6 +15,7 @@ import {
 } from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { closeAfterAnswer } from './close-after-answer.js';
+import { CUT_READ_OPERATIONS, readHookBody } from './hook-body.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { checkJsonText } from './json-text.js';
@@ -187,10 +188,11 @@ async function readInput(
   route: Route,
   fromPath: Readonly<Record<string, string>>,
   limit: number,
-): Promise<{ input: Record<string, unknown>; large: boolean }> {
+): Promise<{ input: Record<string, unknown>; large: boolean; cut: boolean }> {
   // No prototype: a `__proto__` key lands as data, where the guard below sees and refuses it.
   const input: Record<string, unknown> = Object.create(null);
   let large = false;
+  let cut = false;
   if (route.operation.method === 'GET') {
     for (const [key, value] of url.searchParams) {
       // One value per parameter: of `order=sideways&order=newest`, none is silently the one.
@@ -203,7 +205,10 @@ async function readInput(
       throw queryOnBodyRefusal(route.operation.method, key);
     const encoded = hasUnreadBody(req) ? contentEncodingRefusal(req) : null;
     if (encoded) throw encoded;
-    const body = await readBody(req, limit);
+    let body: Buffer;
+    if (CUT_READ_OPERATIONS.has(route.operation.name)) {
+      ({ body, cut } = await readHookBody(req, { limit, operation: route.operation }));
+    } else body = await readBody(req, limit);
     if (body.length > 0) {
       const type = req.headers['content-type'] ?? 'application/json';
       if (!JSON_MEDIA_TYPE.test(type)) throw unsupportedMediaType();
@@ -228,7 +233,7 @@ async function readInput(
   checkParsedInput(input);
   for (const name of route.params) input[name] = fromPath[name];
   versionFromIfMatch(req, route.operation, input);
-  return { input, large };
+  return { input, large, cut };
 }
 
 /** Builds the REST handler: answers true when it served the request. */
@@ -283,7 +288,7 @@ export function createRestHandler(
       if (raw.large) await nextTurn(null);
       await checkRunFence(options.kernel, principal, parsed.data, route.operation);
       const output = await route.operation.handle(
-        { kernel: options.kernel, principal, signal: clientGoneSignal(res) },
+        { kernel: options.kernel, principal, signal: clientGoneSignal(res), bodyCut: raw.cut },
         parsed.data,
       );
       if (options.validateOutputs) route.operation.output.parse(output);
