@@ -28,11 +28,15 @@ import { asksAPerson } from './routing.js';
 /** The delivery kind of a settle. */
 export const MESSAGE_SETTLED = 'message.settled';
 
-/** A settle's payload: which notice's message, and the line it now ends with. */
+/**
+ * A settle's payload: which notice's message, and the line it now ends with. With `message`
+ * (`channel:ts`), it retires that earlier message of a notice sent again (retire-later.ts):
+ * not a settle of the notice, whose own settle still reaches its newest message.
+ */
 export interface SettlePayload {
   type: `airlock.${typeof MESSAGE_SETTLED}`;
   timestamp: string;
-  data: { workspace_id: string; notice_id: string; outcome: string };
+  data: { workspace_id: string; notice_id: string; outcome: string; message?: string };
 }
 
 /** The events that can end a row's wait. */
@@ -64,7 +68,8 @@ function isSlackQuestion(delivery: Pick<DeliveryRow, 'channel_kind' | 'event_typ
 /** The notice a delivery settles, when it is a settle. */
 export function settledNotice(delivery: TaskDelivery): string | undefined {
   if (delivery.event_type !== MESSAGE_SETTLED) return undefined;
-  return (JSON.parse(delivery.payload) as SettlePayload).data.notice_id;
+  const { data } = JSON.parse(delivery.payload) as SettlePayload;
+  return data.message === undefined ? data.notice_id : undefined;
 }
 
 /** An event's data as the settle reads it, whatever its type declares. */
@@ -197,6 +202,8 @@ export interface SettleTarget {
   /** The notice's payload as posted (its message is rebuilt from it). */
   noticePayload: string;
   outcome: string;
+  /** An earlier message retired (one Slack no longer has is skipped), not the notice's settle. */
+  retire?: true;
 }
 
 /**
@@ -226,6 +233,16 @@ export async function settleTarget(
 ): Promise<SettleTarget | undefined> {
   const { data } = JSON.parse(settle.payload) as SettlePayload;
   const notice = await findDelivery(reader, settle.workspace_id, data.notice_id);
+  if (notice && data.message !== undefined) {
+    const { outcome } = data;
+    return {
+      where: messageAt(data.message),
+      noticeId: notice.id,
+      noticePayload: notice.payload,
+      outcome,
+      retire: true,
+    };
+  }
   if (notice?.state === 'pending') throw new NoticeNotPosted(notice.id, notice.next_attempt_at);
   if (!notice?.external_ref) return undefined;
   return {

@@ -5,6 +5,7 @@ import { hastenChannel } from '../store/gone-channels.js';
 import {
   claimDueDeliveries,
   type DeliveryRow,
+  enqueueDeliveries,
   markAttemptFailed,
   markDelivered,
 } from '../store/notifications.js';
@@ -22,6 +23,7 @@ import {
 import { noticeNoLongerAsks } from './notice-standing.js';
 import { PartlySent, reachedRef } from './partly-sent.js';
 import { ChannelDisabled, goneMarkOf, ReceiverGone, refuseIfDisabled } from './receiver-gone.js';
+import { retireLater } from './retire-later.js';
 
 /** How the delivery worker runs. */
 export interface DeliveryWorkerOptions {
@@ -220,8 +222,14 @@ export class DeliveryWorker {
     this.inFlight.set(delivery.id, { delivery, controller, done });
   }
 
-  /** Sends a notice, or settles the message of an earlier one (nothing to do: null). */
-  private async send(delivery: DeliveryRow, signal: AbortSignal): Promise<SentRef> {
+  /**
+   * Sends a notice, or settles the message of an earlier one (nothing to do: null); `unretired`,
+   * an earlier message of the notice Slack did not retire now (retried through the outbox).
+   */
+  private async send(
+    delivery: DeliveryRow,
+    signal: AbortSignal,
+  ): Promise<{ ref: SentRef; unretired?: SettleTarget | undefined }> {
     const { store, senders } = this.options;
     if (delivery.event_type !== MESSAGE_SETTLED) {
       await refuseIfDisabled(store, delivery, senders.channelOf(delivery));
@@ -232,30 +240,35 @@ export class DeliveryWorker {
       // Sent again: the message it was posted as before loses its buttons once a newer one exists
       // (retired first, a post Slack never took left it pointing at nothing).
       const earlier = earlierMessage(delivery);
-      if (earlier) await this.retire(delivery, earlier, signal);
-      return sent;
+      const retired = earlier ? await this.retire(delivery, earlier, signal) : true;
+      return { ref: sent, unretired: retired ? undefined : earlier };
     }
     const target = await settleTarget(store, delivery);
-    return target ? senders.settle(delivery, target, signal) : null;
+    if (target?.retire) {
+      await senders.retire(delivery, target, signal);
+      return { ref: null };
+    }
+    return { ref: target ? await senders.settle(delivery, target, signal) : null };
   }
 
   /**
-   * Retires a notice's earlier message after its new one was posted. Never throws: the
-   * post landed, and failing the attempt would post the notice once more; an earlier
-   * message left unretired keeps buttons that decide the same call.
+   * Retires a notice's earlier message after its new one was posted; false when Slack refused.
+   * Never throws: the post landed, and failing the attempt would post the notice once more.
    */
   private async retire(
     delivery: DeliveryRow,
     earlier: SettleTarget,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<boolean> {
     try {
       await this.options.senders.retire(delivery, earlier, signal);
+      return true;
     } catch (error) {
       this.options.logger.warn(
         { err: error, delivery: delivery.id },
-        'the message of a notice sent again was not retired',
+        'the message of a notice sent again was not retired: retried through the outbox',
       );
+      return false;
     }
   }
 
@@ -263,6 +276,7 @@ export class DeliveryWorker {
     const { store, senders, logger } = this.options;
     const attempts = delivery.attempts + 1;
     let externalRef: string | null = null;
+    let unretired: SettleTarget | undefined;
     let failure: string | null = null;
     let postponed: NoticeNotPosted | null = null;
     let reached: string | null = null;
@@ -274,7 +288,7 @@ export class DeliveryWorker {
       // Awaited to the end, not raced with the signal: the senders cancel their
       // request on it, and only a send that settled may be recorded failed and
       // become due again (one still in flight could land beside the retry).
-      externalRef = await this.send(delivery, signal);
+      ({ ref: externalRef, unretired } = await this.send(delivery, signal));
     } catch (error) {
       const cause: unknown = signal.aborted ? signal.reason : error;
       if (cause instanceof NoticeNotPosted) postponed = cause;
@@ -310,6 +324,7 @@ export class DeliveryWorker {
         if (!owned) return;
         tx.emit({ ...base, type: 'notification.delivered', data: described });
         await hastenSettlesOf(tx, delivery);
+        if (unretired) await enqueueDeliveries(tx, [retireLater(delivery, unretired, tx.now)]);
       });
       return;
     }
