@@ -198,6 +198,13 @@ const REFUSED = [
   "c=$(printf '%s' rm); $c victim",
   'c=$(echo -n rm); $c victim',
   'c=$(echo rm victim); $c',
+  // A value split at the characters the line gives IFS (bash 5.2 ran rm: victim was gone).
+  'IFS=,; c=rm,victim; $c',
+  "IFS=$'\\x2c'; c=rm,victim; $c",
+  'IFS=x; c=rmxvictim; $c',
+  'IFS=,; set -- rm,victim; $1',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'IFS=, read -a a <<< rm,victim; "${a[@]}"',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

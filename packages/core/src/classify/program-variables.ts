@@ -79,12 +79,13 @@ export function programAlternatives(text: string, values: ProgramValues): string
     ...(name === undefined ? [] : (values.get(name) ?? [])),
     ...(fallback === null ? [] : [fallback[2]!]),
   ];
-  if (known.length === 0) return wordAlternatives(text, values);
+  const separator = separators(values);
+  if (known.length === 0) return wordAlternatives(text, values, separator);
   const alternatives = known
     .map((value) => {
       const array = /^\((.*)\)$/s.exec(value);
       const inner = array === null ? value : array[1]!.replace(/['"]/g, '');
-      const words = inner.split(/\s+/).filter((word) => word !== '');
+      const words = inner.split(separator).filter((word) => word !== '');
       // `a=([0]=rm [1]=x)` sets its elements by index: the index is no part of the value.
       return array === null ? words : words.map((word) => word.replace(/^\[[^\]]*\]=/, ''));
     })
@@ -92,10 +93,25 @@ export function programAlternatives(text: string, values: ProgramValues): string
   return alternatives.length === 0 ? null : alternatives;
 }
 
+/**
+ * Where a value is split into words: at blanks, and at every character a value the line gives
+ * IFS holds (`IFS=,; c=rm,x; $c` runs rm x); more words than bash may make, never fewer.
+ */
+function separators(values: ProgramValues): RegExp {
+  const characters = new Set((values.get('IFS') ?? []).join(''));
+  if (characters.size === 0) return /\s+/;
+  const escaped = [...characters].map((char) => char.replace(/[\\\]^-]/g, '\\$&')).join('');
+  return new RegExp(`[\\s${escaped}]+`);
+}
+
 /** The words of each value a program word built of known variables takes (`${c}m`, `${c,,}`). */
-function wordAlternatives(text: string, values: ProgramValues): string[][] | null {
+function wordAlternatives(
+  text: string,
+  values: ProgramValues,
+  separator: RegExp,
+): string[][] | null {
   const alternatives = (programWordValues(text, values) ?? [])
-    .map((value) => value.split(/\s+/).filter((word) => word !== ''))
+    .map((value) => value.split(separator).filter((word) => word !== ''))
     .filter((words) => words.length > 0);
   return alternatives.length === 0 ? null : alternatives;
 }
