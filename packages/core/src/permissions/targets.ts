@@ -3,7 +3,7 @@ import type { ToolManifestEntry, ToolTarget } from '../schemas/permissions.js';
 import type { CanonicalTarget } from './canonical-target.js';
 import { globParts } from './glob-words.js';
 import { patchPaths } from './patch-paths.js';
-import { nameFilter } from './tool-name-filters.js';
+import { searchNameFilter } from './tool-name-filters.js';
 import { globSpellings, inHomeDirectory, toolPathSpellings } from './tool-path-spellings.js';
 import {
   ANY_URL,
@@ -296,9 +296,12 @@ export function callTargets(
     const paths = patch ? raws.flatMap(patchPaths) : globs;
     const absent = paths.length === 0 && target.when_absent === 'working_directory';
     const filter =
-      target.name_filter === undefined
+      target.name_filter === undefined && target.name_type === undefined
         ? undefined
-        : nameFilter(stringsAtPointer(input, target.name_filter));
+        : searchNameFilter(
+            target.name_filter === undefined ? [] : stringsAtPointer(input, target.name_filter),
+            target.name_type === undefined ? [] : stringsAtPointer(input, target.name_type),
+          );
     const placedPaths = absent ? [''] : underItsDirectory(paths, target, input);
     if (overflow || placedPaths === null || pathCount + placedPaths.length > MAX_PATH_TARGETS) {
       overflow = true;

@@ -1,3 +1,5 @@
+import { ripgrepTypeEndings } from './ripgrep-types.js';
+
 /** At most this many globs are read from one filter; a longer list limits nothing. */
 const MAX_GLOBS = 16;
 
@@ -69,4 +71,20 @@ export function nameFilter(texts: readonly string[]): string[] | undefined {
     endings.push(ending);
   }
   return endings;
+}
+
+/**
+ * What every file a search reads is named like, given its name filter's texts (Grep's `glob`) and
+ * its ripgrep file type's (Grep's `type`): a glob given decides alone, since ripgrep reads a file
+ * its `--glob` names whatever the `--type` (and skips one it does not); with no glob, the type's
+ * globs ({@link ripgrepTypeEndings}). None when neither limits the names read so.
+ */
+export function searchNameFilter(
+  globTexts: readonly string[],
+  typeTexts: readonly string[],
+): string[] | undefined {
+  // Claude Code passes no --glob or --type for an empty one.
+  if (globTexts.some((text) => text !== '')) return nameFilter(globTexts);
+  const types = typeTexts.filter((text) => text !== '');
+  return types.length === 1 ? ripgrepTypeEndings(types[0]!) : undefined;
 }

@@ -66,6 +66,16 @@ export const ToolTargetSchema = z.strictObject({
     .string()
     .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /glob)')
     .optional(),
+  /**
+   * For a search's path: the JSON pointer of the ripgrep file type it reads only the files of
+   * (Grep's `type`, ripgrep's `--type js`: `*.js`, `*.jsx`, ...), as ripgrep 14.1 defines its
+   * common types; a type unknown to that table limits nothing, and a `name_filter` glob given
+   * beside it decides alone, as ripgrep's `--glob` does.
+   */
+  name_type: z
+    .string()
+    .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /type)')
+    .optional(),
 });
 export type ToolTarget = z.infer<typeof ToolTargetSchema>;
 

@@ -85,3 +85,59 @@ describe('a search limited to files a glob names reads no file that glob cannot 
     ).toBe('ask');
   });
 });
+
+describe("a search limited to one of ripgrep's file types reads only the files that type names", () => {
+  it.each([
+    { type: 'js' },
+    { type: 'ts', path: '/repo' },
+    { type: 'py', path: 'src' },
+    { type: 'rust' },
+    { type: 'go' },
+    { type: 'md' },
+    { type: 'json' },
+    { type: 'yaml' },
+    { type: 'make' },
+    // A glob given beside the type decides alone (ripgrep's --glob whitelist overrides --type).
+    { type: 'js', glob: '*.ts' },
+  ])('grants Grep %j under **/.env and **/*.pem', (filter) => {
+    const input = { pattern: 'x', ...filter };
+    expect(decideTool('claude-code', 'Grep', input, denyEnv)).toBe('allow');
+    expect(decideTool('claude-code', 'Grep', input, askPem)).toBe('allow');
+  });
+
+  it.each([
+    // Unknown to ripgrep (it refuses to search), or a list it does not split: limits nothing.
+    { type: 'nope' },
+    { type: 'js,ts' },
+    { type: 'all' },
+    { type: '' },
+    { type: '*.ts' },
+    // A glob beside the type decides alone: one that limits nothing still asks.
+    { type: 'js', glob: '!*.md' },
+    { type: 'js', glob: '*.env' },
+    { type: 'js', glob: '*' },
+    { type: 'toString' },
+    { type: '__proto__' },
+  ])('asks Grep %j under **/.env: its type may name .env, or limits nothing', (filter) => {
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', ...filter }, denyEnv)).toBe('ask');
+  });
+
+  it('asks Grep {type: js} under secrets/**, whose files may be named anything', () => {
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', type: 'js' }, denySecrets)).toBe(
+      'ask',
+    );
+  });
+
+  it('asks Grep {type: config} under **/*.ini, a name the type reads', () => {
+    const askIni = { verdict: 'ask' as const, targets: ['**/*.ini'] };
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', type: 'config' }, askIni)).toBe('ask');
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', type: 'sh' }, denyEnv)).toBe('allow');
+    const askProfile = { verdict: 'ask' as const, targets: ['**/.profile'] };
+    expect(decideTool('claude-code', 'Grep', { pattern: 'x', type: 'sh' }, askProfile)).toBe('ask');
+  });
+
+  it('still refuses a search of a guarded file named outright, whatever its type', () => {
+    const input = { pattern: 'x', path: '/repo/.env', type: 'js' };
+    expect(decideTool('claude-code', 'Grep', input, denyEnv)).toBe('deny');
+  });
+});

@@ -20,14 +20,16 @@ const listing = (pointer: string, pattern?: string) => [
 ];
 /**
  * A search's root, a file or a directory (absent, the session's working directory), and the
- * field of the glob over names it reads only the matches of, if it takes one.
+ * fields of the glob over names and of ripgrep's file type it reads only the matches of, if it
+ * takes them.
  */
-const searchRoot = (pointer: string, nameFilter?: string) => [
+const searchRoot = (pointer: string, nameFilter?: string, nameType?: string) => [
   {
     pointer,
     kind: 'path' as const,
     when_absent: 'working_directory' as const,
     ...(nameFilter === undefined ? {} : { name_filter: nameFilter }),
+    ...(nameType === undefined ? {} : { name_type: nameType }),
   },
 ];
 const url = (pointer: string) => [{ pointer, kind: 'url' as const }];
@@ -61,7 +63,7 @@ const CLAUDE_CODE: ToolManifest = [
     name: 'Grep',
     input_schema: object,
     risk_traits: ['read'],
-    targets: searchRoot('/path', '/glob'),
+    targets: searchRoot('/path', '/glob', '/type'),
   },
   {
     name: 'WebFetch',
