@@ -205,6 +205,11 @@ const REFUSED = [
   'IFS=,; set -- rm,victim; $1',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'IFS=, read -a a <<< rm,victim; "${a[@]}"',
+  // A shell's script run with positional parameters (bash 5.2 ran rm: victim was gone).
+  "sh -c '$0 victim' rm",
+  'bash -c \'"$@"\' _ rm victim',
+  "bash -c '$1 $2' x rm victim",
+  'find . -name victim -exec sh -c \'"$0" "$@"\' rm {} +',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -4,6 +4,7 @@ import type { Interpreted } from './interpreters.js';
 import { laterCommands } from './later-commands.js';
 import { type Walkers, walkFind, walkSsh } from './nested-walks.js';
 import { programTags } from './program-tags.js';
+import { recordPositionalPrograms } from './program-variables.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
 import { splitsIntoOptions } from './split-options.js';
 import type { ActionTag } from './tags.js';
@@ -58,6 +59,9 @@ export function finishCommand(command: Command, walkers: Walkers): void {
   }
   if (interpreted?.kind === 'lines') {
     if (tags.size > 0) push(walk, words, tags);
+    // `sh -c '$0 x' rm` runs rm: the words after the script are its positional parameters.
+    if (walk.programs && interpreted.positional)
+      recordPositionalPrograms(walk.programs, interpreted.positional);
     for (const line of interpreted.lines) walkers.line(line, nested(walk, interpreted.via));
     return;
   }

@@ -3,7 +3,13 @@ import type { LexedSegment, ShellWord } from './shell-lexer.js';
 
 /** What an interpreter invocation runs, as far as the classifier can read it. */
 export type Interpreted =
-  | { readonly kind: 'lines'; readonly lines: readonly string[]; readonly via: string }
+  | {
+      readonly kind: 'lines';
+      readonly lines: readonly string[];
+      readonly via: string;
+      /** The words after `sh -c SCRIPT`: the script's `$0`, `$1`... */
+      readonly positional?: readonly ShellWord[];
+    }
   | { readonly kind: 'words'; readonly words: readonly ShellWord[]; readonly via: string }
   | { readonly kind: 'unreadable'; readonly note: string; readonly lines?: readonly string[] };
 
@@ -56,7 +62,7 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
         lines: [output ?? script.text],
       };
     }
-    return { kind: 'lines', lines: [script.text], via: name };
+    return { kind: 'lines', lines: [script.text], via: name, positional: args.slice(index + 1) };
   }
   if (index < args.length && !STDIN_FILE.test(args[index]!.text)) {
     return { kind: 'unreadable', note: `${program} runs a script file` };

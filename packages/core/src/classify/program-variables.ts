@@ -116,6 +116,18 @@ function wordAlternatives(
   return alternatives.length === 0 ? null : alternatives;
 }
 
+/** Records the positional parameters a shell's script is given (`rm` of `sh -c '$0 x' rm`): `$0`, `$1`..., `$@`. */
+export function recordPositionalPrograms(values: ProgramValues, words: readonly ShellWord[]): void {
+  if (words.length === 0 || words.some((word) => word.dynamic)) return;
+  for (const [index, word] of words.slice(0, 10).entries())
+    recordProgramValue(values, String(index), word.text);
+  const rest = `(${words
+    .slice(1)
+    .map((word) => word.text)
+    .join(' ')})`;
+  if (words.length > 1) for (const name of ['@', '*']) recordProgramValue(values, name, rest);
+}
+
 /** Records a `for NAME in LIST` or `select` loop's list words (`words[at]` is `for`, the list ends before `end`). */
 export function recordLoopPrograms(
   values: ProgramValues,
