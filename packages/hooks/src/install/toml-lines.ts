@@ -1,3 +1,5 @@
+import { tomlHeaderKey, tomlLineKey } from './toml-keys.js';
+
 /** A multi-line string still open at the end of a line, or null. */
 type OpenString = '"""' | "'''" | null;
 
@@ -61,7 +63,10 @@ function scanLine(
   return result(false);
 }
 
-/** A table header or top-level key that declares Codex hooks: `[hooks…]`, `[[hooks…]]`, `hooks = …`, `hooks.X = …`. */
+/**
+ * A table header or top-level key that declares Codex hooks: `[hooks…]`, `[[hooks…]]`, `hooks = …`,
+ * `hooks.X = …`; beside the keys read as TOML reads them (`"hook\u0073"`), for a line they cannot read.
+ */
 const HOOKS_TABLE = /^\[\[?\s*(?:hooks|"hooks"|'hooks')\s*[.\]]/;
 const HOOKS_KEY = /^(?:hooks|"hooks"|'hooks')\s*[.=]/;
 
@@ -86,10 +91,13 @@ export function tomlLineProblem(lines: readonly string[]): string | null {
     if (state.open === null && state.depth === 0) {
       if (line.startsWith('[')) {
         topLevel = false;
-        if (HOOKS_TABLE.test(line)) return `${where} ${CLASH}`;
+        const header = tomlHeaderKey(line);
+        if (header?.[0] === 'hooks' || HOOKS_TABLE.test(line)) return `${where} ${CLASH}`;
         if (!/\]\s*(?:#.*)?$/.test(line))
           return `${where} opens a table it does not close: ${NOT_TOML}`;
-      } else if (topLevel && HOOKS_KEY.test(line)) {
+        // A name it cannot read may be hooks spelled another way.
+        if (header === null) return `${where} names a table that cannot be read: ${NOT_TOML}`;
+      } else if (topLevel && (tomlLineKey(line)?.key[0] === 'hooks' || HOOKS_KEY.test(line))) {
         return `${where} ${CLASH}`;
       }
     }
@@ -105,10 +113,12 @@ export function tomlLineProblem(lines: readonly string[]): string | null {
 
 /** A key line of a config.toml outside arrays, inline tables and multi-line strings, with the table it sits in. */
 export interface TomlKeyLine {
-  /** The table's name as its header spells it, quotes and spaces dropped (`features`); null at the top level. */
+  /** The table's name as TOML reads it, its parts joined by dots (`features`); null at the top level. */
   table: string | null;
   /** The line, trimmed. */
   line: string;
+  /** The key it sets as TOML reads it (`"hook\u0073"` is `hooks`) and its value's text; null when it cannot be read. */
+  set: { key: string[]; value: string } | null;
 }
 
 /**
@@ -124,9 +134,10 @@ export function tomlKeyLines(lines: readonly string[]): TomlKeyLine[] {
     const line = raw.trim();
     if (state.open === null && state.depth === 0 && line !== '' && !line.startsWith('#')) {
       if (line.startsWith('[')) {
-        table = line.replace(/#.*$/, '').replace(/[[\]\s"']/g, '');
+        table =
+          tomlHeaderKey(line)?.join('.') ?? line.replace(/#.*$/, '').replace(/[[\]\s"']/g, '');
       } else {
-        found.push({ table, line });
+        found.push({ table, line, set: tomlLineKey(line) });
       }
     }
     const scanned = scanLine(line, state);
