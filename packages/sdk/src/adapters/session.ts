@@ -322,11 +322,14 @@ export class FrameworkSession {
    * Waits until every report sent behind its call is committed, and sends
    * again, in order, each report the kernel gave no answer to (out of reach, a
    * 5xx): the call ran, so its row must not be left to read as one that may
-   * have run. One still unanswered stays for the next flush.
+   * have run. One still unanswered stays for the next flush. A granted call still running
+   * (one a framework left behind as it paused, as LangGraph's tool node does when a sibling
+   * call of the step parks) is waited for first, so its report is among them.
    * @throws AirlockError the first report the kernel refused since the last flush, or the
    *   failure of a report still unanswered (`connection_failed`, a 5xx): flush again later.
    */
   async flush(): Promise<void> {
+    await Promise.all(this.#running.values());
     await this.#reporting;
     let failure = this.#reportFailure;
     this.#reportFailure = null;
