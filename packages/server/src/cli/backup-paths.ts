@@ -23,6 +23,7 @@ export class BackupPathError extends Error {
       | 'backup_unreadable'
       | 'backup_is_the_store'
       | 'backup_corrupt'
+      | 'backup_checksum_mismatch'
       | 'data_dir_not_a_directory'
       | 'data_dir_not_writable'
       | 'not_an_airlock_store'

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { forTerminal } from '@airlock/core/command-line';
 import { syncDirectory } from '../store/directory-sync.js';
@@ -8,6 +9,7 @@ import {
   backupSqliteStore,
 } from '../store/sqlite/sqlite-backup.js';
 import type { BackupArgs } from './backup-args.js';
+import { writeChecksum } from './backup-checksum.js';
 import {
   BackupPathError,
   checkBackupTarget,
@@ -153,12 +155,20 @@ export async function runBackup(
       target: options.file,
       onProgress: show,
     });
-    // The copy was renamed into place: its name, too, must survive a power cut before "done".
+    let checksum: string;
+    try {
+      checksum = await writeChecksum(summary.file);
+    } catch (error) {
+      // A backup restore cannot check is not reported done: none is left without its checksum.
+      rmSync(summary.file, { force: true });
+      throw error;
+    }
+    // The copy and its checksum were renamed into place: their names, too, must survive a power cut before "done".
     syncDirectory(dirname(summary.file));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     process.stderr.write(
       `backed up ${summary.workspaces} workspace(s), schema ${summary.schema}, ` +
-        `${megabytes(summary.bytes)} (${summary.pages} pages) in ${seconds} s\n`,
+        `${megabytes(summary.bytes)} (${summary.pages} pages) in ${seconds} s; its SHA-256 in ${checksum}\n`,
     );
     process.stdout.write(`${summary.file}\n`);
     return 0;

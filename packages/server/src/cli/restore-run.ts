@@ -14,6 +14,7 @@ import { BackupError, restoreSqliteStore } from '../store/sqlite/sqlite-backup.j
 import { storeOpenElsewhere } from '../store/sqlite/store-in-use.js';
 import { Store } from '../store/store.js';
 import type { BackupArgs } from './backup-args.js';
+import { type ChecksumCheck, checkChecksum } from './backup-checksum.js';
 import { checkRestorePaths } from './backup-paths.js';
 import { refused, refusePostgres } from './backup-run.js';
 import { continuedReport, type FenceOutcome, fenceReport, fenceStore } from './fence-report.js';
@@ -39,6 +40,9 @@ export async function runRestore(
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
     checkRestorePaths({ file: options.file, dataDir: options.dataDir });
+    // Before the lock or the staging folder: a backup that is not what was backed up changes nothing.
+    const checksum = await checkChecksum(options.file);
+    if ('missing' in checksum) process.stderr.write(uncheckedWarning(checksum.missing));
     // Held while the store is swapped: a kernel that starts meanwhile is refused, not served a half-moved store.
     let runningKernel: { pid: number | null } | null = null;
     try {
@@ -78,7 +82,8 @@ export async function runRestore(
     if (summary.previous) syncDirectory(summary.previous);
     syncDirectory(dirname(summary.file));
     process.stderr.write(
-      `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
+      checkedLine(checksum) +
+        `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
         (summary.wal
           ? `with the commits in ${summary.wal} (the file's WAL, copied along and only read)\n`
           : '') +
@@ -106,6 +111,19 @@ export async function runRestore(
     release();
     stop.release();
   }
+}
+
+/** The warning for a backup without its checksum file: restored, its bytes unchecked. */
+function uncheckedWarning(checksumFile: string): string {
+  return (
+    `airlock restore: warning: no checksum file ${checksumFile} beside the backup (one made before ` +
+    'airlock backup wrote checksums, or copied by other means): a copy cut short or changed on its disk ' +
+    "is found only where SQLite's checks see it\n"
+  );
+}
+
+function checkedLine(checksum: ChecksumCheck): string {
+  return 'matches' in checksum ? `checksum matches ${checksum.matches}\n` : '';
 }
 
 /**
