@@ -22,6 +22,13 @@ describe('toolNameProblem', () => {
     ],
     ['bad\u0000', UNSTORABLE],
     ['lone\ud800', UNSTORABLE],
+    // The kernel judges a runner-qualified name as its stem: fs__read_file's rules and manifest.
+    [
+      'read_file__00000000beef',
+      'ends in __ and 12 hex digits, which the kernel reads as a runner qualification: its calls would be judged as fs__read_file',
+    ],
+    ['read_file__00000000BEEF', null],
+    ['read_file__0000000beef', null],
   ])('%j: %s', (name, problem) => {
     expect(toolNameProblem('fs', name)).toBe(problem);
   });

@@ -1,4 +1,4 @@
-import { isStorableText, shortened, visibleText } from '@airlock/core';
+import { isStorableText, resolveToolName, shortened, visibleText } from '@airlock/core';
 import { CALL_NAME_MAX } from '@airlock/core/wire';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { prefixedName } from './manifest.js';
@@ -15,7 +15,9 @@ export { CALL_NAME_MAX };
  * Why the bridge cannot serve a tool of `serverName` by this name, or null
  * when it can: one whose prefixed name (`fs__read_file`) is over
  * {@link CALL_NAME_MAX} characters, or one holding NUL or a lone surrogate,
- * which the kernel refuses in every claim that names it (a name it refuses
+ * which the kernel refuses in every claim that names it, or one ending in
+ * `__` and 12 lowercase hex digits, whose calls the kernel's rules and
+ * manifest would judge as the tool the name ends before (a name it refuses
  * in a profile, a hidden character, is the kernel's to refuse when the
  * bridge registers the tools).
  */
@@ -26,6 +28,12 @@ export function toolNameProblem(serverName: string, name: string): string | null
   }
   if (!isStorableText(name)) {
     return 'holds NUL (U+0000) or a lone surrogate, which the kernel keeps in no name';
+  }
+  // The rules and the manifest would judge its calls as another tool's (a read-only one, say).
+  const prefixed = prefixedName(serverName, name);
+  const judgedAs = resolveToolName(prefixed);
+  if (judgedAs !== prefixed) {
+    return `ends in __ and 12 hex digits, which the kernel reads as a runner qualification: its calls would be judged as ${judgedAs}`;
   }
   return null;
 }
