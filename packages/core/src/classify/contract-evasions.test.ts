@@ -210,6 +210,12 @@ const REFUSED = [
   'bash -c \'"$@"\' _ rm victim',
   "bash -c '$1 $2' x rm victim",
   'find . -name victim -exec sh -c \'"$0" "$@"\' rm {} +',
+  // A program word that is a substitution printing literal words (bash 5.2: victim was gone).
+  '$(echo rm victim)',
+  '`echo rm` victim',
+  '"$(printf rm)" victim',
+  'eval "$(echo rm victim)"',
+  'eval "$(printf \'rm victim\')"',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -75,9 +75,12 @@ export function programAlternatives(text: string, values: ProgramValues): string
   // `${X:-rm}` and `${X=rm}` run rm when X is unset or empty: the default is one value more.
   const fallback = DEFAULTED.exec(text);
   const name = match === null ? fallback?.[1] : (match[1] ?? match[2]!);
+  // `$(echo rm) x` and `eval "$(echo rm x)"` run what the substitution prints.
+  const printed = match === null && fallback === null ? substitutionValue(text) : null;
   const known = [
     ...(name === undefined ? [] : (values.get(name) ?? [])),
     ...(fallback === null ? [] : [fallback[2]!]),
+    ...(printed === null ? [] : [printed]),
   ];
   const separator = separators(values);
   if (known.length === 0) return wordAlternatives(text, values, separator);
