@@ -1,18 +1,25 @@
 /*
  * Claude Code resolves each file tool's path (Read, Write, Edit, Glob, Grep, ...) with its
  * expandPath: the text trimmed first (String.prototype.trim), then `~` or `~/...` joined to the
- * user's home directory. Other tools read the text as written. A rule reads every spelling a
- * tool may open, so ` .env` meets a deny of `**` + `/.env` and `~/repo/secrets/key` is not read as
- * a directory named `~` inside the project.
+ * user's home directory. Gemini CLI's read_file, write_file and replace clean theirs with
+ * resolveDefensiveToolPath: every NUL removed, then a leading `@` (and the slashes after it)
+ * dropped when no entry of that name exists. Other tools read the text as written. A rule reads
+ * every spelling a tool may open, so ` .env`, `.e\0nv` and `@.env` meet a deny of `**` + `/.env`
+ * and `~/repo/secrets/key` is not read as a directory named `~` inside the project.
  */
 
 /**
- * The spellings of a path one input value may name: as written and, when whitespace ends it on
- * either side, trimmed. An allow must cover both; a deny or an ask names either.
+ * The spellings of a path one input value may name: as written; trimmed, when whitespace ends it
+ * on either side; without its NUL characters, and without a leading `@` and the slashes after
+ * it. An allow must cover them all; a deny or an ask names any.
  */
 export function toolPathSpellings(raw: string): string[] {
-  const trimmed = raw.trim();
-  return trimmed === raw ? [raw] : [raw, trimmed];
+  const spellings = new Set([raw, raw.trim()]);
+  const cleaned = raw.replace(/\0/g, '');
+  spellings.add(cleaned);
+  const unmarked = cleaned.startsWith('@') ? cleaned.slice(1).replace(/^[\\/]+/, '') : '';
+  if (unmarked !== '') spellings.add(unmarked);
+  return [...spellings];
 }
 
 /**
