@@ -9,6 +9,7 @@ import {
   SlackApiUrl,
   SmtpHost,
 } from './config-urls.js';
+import { conflictingMembers } from './member-maps.js';
 import {
   ACTION_LINK_SECRET_MIN_LENGTH,
   isActionLinkSecret,
@@ -308,6 +309,7 @@ export function parseNotificationsConfig(
     seen.add(key);
     return resolveChannel(channel, `/channels/${index}`, env, problems);
   });
+  problems.push(...conflictingMembers(raw));
   if (!parsed.success || problems.length > 0) throw new NotificationsConfigError(problems);
   return { publicUrl: parsed.data.public_url, channels, delivery: parsed.data.delivery };
 }
