@@ -50,6 +50,11 @@ describe("doctor reads Codex's administrator settings", () => {
     });
     expect(only).toMatchObject({ status: 'fail' });
     expect(only?.detail).toContain('allow_managed_hooks_only = true');
+    // The key as TOML reads it, spelled otherwise.
+    const [escaped] = await adminChecks({
+      'requirements.toml': '"allow_managed_hooks_onl\\u0079" = true\n',
+    });
+    expect(escaped).toMatchObject({ status: 'fail' });
     const [named] = await adminChecks({
       'requirements.toml':
         'allow_managed_hooks_only = true\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "/usr/bin/node /opt/airlock/airlock-hook.js codex || exit 2"\n',

@@ -27,7 +27,12 @@ function readIfThere(path: string): string | null | Error {
 /** The top-level `allow_managed_hooks_only = true` line of a requirements.toml, or null. */
 function managedHooksOnly(text: string): string | null {
   const found = tomlKeyLines(text.split('\n')).find(
-    ({ table, line }) => table === null && /^allow_managed_hooks_only\s*=\s*true\b/.test(line),
+    ({ table, line, set }) =>
+      table === null &&
+      (/^allow_managed_hooks_only\s*=\s*true\b/.test(line) ||
+        (set?.key.length === 1 &&
+          set.key[0] === 'allow_managed_hooks_only' &&
+          /^true\b/.test(set.value))),
   );
   return found ? found.line : null;
 }

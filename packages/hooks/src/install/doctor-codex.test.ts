@@ -113,6 +113,10 @@ describe("doctor reads Codex's hooks per event", () => {
     ['the deprecated codex_hooks = false', '[features]\ncodex_hooks = false # old name\n'],
     ['a dotted key', 'features.hooks = false\n'],
     ['an inline table', 'features = { hooks = false }\n'],
+    // Keys TOML reads as features and hooks, spelled otherwise.
+    ['an escaped key', '[features]\n"hook\\u0073" = false\n'],
+    ['an escaped table name', '["feature\\u0073"]\n\'hooks\' = false\n'],
+    ['a quoted dotted key', '"features" . "codex_hooks" = false\n'],
   ])('%s turns Codex hooks off: doctor fails, naming the line', async (_, before) => {
     const installed = installedConfig(before);
     expect((await codexChecks(installed))['codex hooks']).toMatchObject({

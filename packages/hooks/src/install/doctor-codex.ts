@@ -2,7 +2,7 @@ import { BLOCK_BEGIN, BLOCK_END, codexConfigProblem } from './codex-toml.js';
 import { entryCheck } from './doctor-entries.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { HOOK_ENTRIES } from './entries.js';
-import { tomlKeyLines } from './toml-lines.js';
+import { type TomlKeyLine, tomlKeyLines } from './toml-lines.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,8 +55,19 @@ export function codexHookGroups(text: string): Record<string, Json[]> {
 /** The line of a config.toml that turns Codex hooks off (`[features] hooks = false`, or the older `codex_hooks`), or null. */
 export function hooksSwitchedOff(text: string): string | null {
   const off = /^(?:codex_hooks|hooks)\s*=\s*false\b/;
+  // The switch as TOML reads its key (`"hook\u0073" = false` too): features.hooks or features.codex_hooks.
+  const switchedOff = (table: string | null, set: TomlKeyLine['set']) => {
+    const key = [...(table === null ? [] : [table]), ...(set?.key ?? [])];
+    return (
+      key.length === 2 &&
+      key[0] === 'features' &&
+      (key[1] === 'hooks' || key[1] === 'codex_hooks') &&
+      /^false\b/.test(set?.value ?? '')
+    );
+  };
   const found = tomlKeyLines(text.split('\n')).find(
-    ({ table, line }) =>
+    ({ table, line, set }) =>
+      switchedOff(table, set) ||
       (table === 'features' && off.test(line)) ||
       (table === null &&
         (/^features\s*\.\s*(?:codex_hooks|hooks)\s*=\s*false\b/.test(line) ||
