@@ -55,11 +55,18 @@ export function assignmentCommands(text: string, out: EmbeddedCommands): void {
     out.unknown ??= `${name} is a prompt: the shell expands it, running its substitutions`;
   }
   // `BASH_ENV='$(rm -rf x)' bash -c true` runs rm where bash expands the name: each is walked.
-  if (EXPANDED_VARIABLES.test(name) && /[$`]/.test(value)) {
-    const read = lexOnce(`: ${value}`);
-    if (read.problems.length > 0) out.unknown ??= `${name}'s value cannot be read`;
-    for (const segment of read.segments) {
-      for (const line of segment.substitutions) out.lines.push({ line, via: `${name}=` });
-    }
+  if (EXPANDED_VARIABLES.test(name)) expansionCommands(value, `${name}=`, out);
+}
+
+/**
+ * The commands of the substitutions (`$(...)`, backticks) in text bash expands later, as a
+ * start-up file's name or compgen's word list, through `via`; text it cannot read is unknown.
+ */
+export function expansionCommands(text: string, via: string, out: EmbeddedCommands): void {
+  if (!/[$`]/.test(text)) return;
+  const read = lexOnce(`: ${text}`);
+  if (read.problems.length > 0) out.unknown ??= `${via} expands text that cannot be read`;
+  for (const segment of read.segments) {
+    for (const line of segment.substitutions) out.lines.push({ line, via });
   }
 }

@@ -216,6 +216,10 @@ const REFUSED = [
   '"$(printf rm)" victim',
   'eval "$(echo rm victim)"',
   'eval "$(printf \'rm victim\')"',
+  // compgen runs -C's command and expands -W's list (bash 5.2: victim was gone).
+  "compgen -C 'rm victim' x",
+  "compgen -W '$(rm victim)' x",
+  "compgen -W '`rm victim`' -- x",
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -1,5 +1,5 @@
 import { awkCommandLines } from './awk-program.js';
-import { assignmentCommands } from './command-variables.js';
+import { assignmentCommands, expansionCommands } from './command-variables.js';
 import { sedScripts } from './content-writes.js';
 import { DOWNLOADERS, downloaderCommands } from './downloader-commands.js';
 import { editorCommands, isEditor } from './editor-commands.js';
@@ -22,6 +22,7 @@ const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
   ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash', ...READER_PROGRAMS],
+  'compgen',
   ...SQL_ESCAPE_CLIENTS,
   ...DOWNLOADERS,
   ...AWKS,
@@ -195,6 +196,11 @@ export function laterCommands(
   } else if (program === 'mapfile' || program === 'readarray') {
     // `-C CALLBACK` is evaluated as a command (with an index and a line appended) every `-c` lines.
     for (const line of optionValues(args, ['-C'])) out.lines.push({ line, via: `${program} -C` });
+  } else if (program === 'compgen') {
+    // `-C COMMAND` runs it for the completions; `-W LIST` is expanded, its substitutions run.
+    for (const line of optionValues(args, ['-C'])) out.lines.push({ line, via: 'compgen -C' });
+    for (const list of optionValues(args, ['-W'])) expansionCommands(list, 'compgen -W', out);
+    if (optionValues(args, ['-F']).length > 0) out.unknown = 'compgen -F runs a shell function';
   } else if (program === 'rg') {
     if (optionValues(args, ['--pre']).length > 0) {
       out.unknown = 'rg --pre runs a program on every file it searches';
