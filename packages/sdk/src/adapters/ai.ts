@@ -34,6 +34,8 @@ export interface AiSdkTool {
 /** What the AI SDK passes to a tool's `execute`. */
 interface ExecutionOptions {
   toolCallId: string;
+  /** Aborted when the application stops the generation (`generateText`'s `abortSignal`). */
+  abortSignal?: AbortSignal | undefined;
 }
 
 /** The AI SDK's `ToolApprovalResponse` part. */
@@ -129,7 +131,12 @@ export class AiSdkAirlock {
       | undefined;
     if (!execute) return original;
     const session = this.session;
-    const decide = (call: FrameworkCall) => this.#decide(call);
+    const decide = async (call: FrameworkCall, signal: AbortSignal | undefined) => {
+      const verdict = await this.#decide(call);
+      // The generation was stopped while Airlock was asked: the SDK calls execute all the same.
+      if (signal?.aborted) await this.#abandoned(call, verdict, signal);
+      return verdict;
+    };
     return {
       ...original,
       needsApproval: async (
@@ -154,7 +161,7 @@ export class AiSdkAirlock {
       execute: isAsyncGeneratorFunction(execute)
         ? async function* (this: void, input: unknown, options: ExecutionOptions) {
             const call: FrameworkCall = { name, input, callId: options.toolCallId };
-            const verdict = await decide(call);
+            const verdict = await decide(call, options.abortSignal);
             yield* runGrantedStream(session, call, verdict, (granted) =>
               (execute as (input: unknown, options: ExecutionOptions) => AsyncIterable<unknown>)(
                 granted,
@@ -164,7 +171,7 @@ export class AiSdkAirlock {
           }
         : async (input: unknown, options: ExecutionOptions) => {
             const call: FrameworkCall = { name, input, callId: options.toolCallId };
-            const verdict = await decide(call);
+            const verdict = await decide(call, options.abortSignal);
             return session.runGranted(call, verdict, (granted) =>
               settled(execute(granted, options)),
             );
@@ -209,6 +216,17 @@ export class AiSdkAirlock {
     }
     if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
     return verdict;
+  }
+
+  /**
+   * Records as failed, not run, a call granted to a generation the application aborted.
+   * @throws the signal's reason, as the SDK's own aborted calls do.
+   */
+  async #abandoned(call: FrameworkCall, verdict: CallVerdict, signal: AbortSignal): Promise<never> {
+    const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+    const output = `the call did not run: the application aborted the AI SDK generation before it ran (${why})`;
+    await this.session.ran(grantedCall(call, verdict), { ok: false, output });
+    throw signal.reason;
   }
 
   /**
