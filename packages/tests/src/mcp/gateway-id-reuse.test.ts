@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { type Gateway, KernelApi } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
@@ -128,6 +129,55 @@ describe('MCP gateway over HTTP: a client reuses the id of a call still in fligh
       },
       body: JSON.stringify(message),
     });
+  /**
+   * POSTs each message on its own connection, all written in one tick once every
+   * connection is open; each answer's status and raw text once its connection closes (the body as sent, chunked or not).
+   */
+  async function rawPostsAtOnce(sessionId: string, messages: unknown[]) {
+    const { hostname: host, port, pathname } = new URL(g.front.url);
+    const sockets = await Promise.all(
+      messages.map(
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect({ host, port: Number(port) }, () => resolve(socket));
+            socket.once('error', reject);
+          }),
+      ),
+    );
+    const answers = sockets.map(
+      (socket) =>
+        new Promise<{ status: number; text: string }>((resolve) => {
+          let text = '';
+          socket.on('data', (chunk) => {
+            text += String(chunk);
+          });
+          socket.once('close', () => {
+            const body = text.slice(text.indexOf('\r\n\r\n') + 4);
+            resolve({ status: Number(text.split(' ')[1]), text: body });
+          });
+        }),
+    );
+    sockets.forEach((socket, index) => {
+      const body = JSON.stringify(messages[index]);
+      socket.write(
+        [
+          `POST ${pathname} HTTP/1.1`,
+          `host: ${host}:${port}`,
+          `authorization: Bearer ${g.kernel.workspace.tokens.agent}`,
+          'content-type: application/json',
+          'accept: application/json, text/event-stream',
+          `mcp-session-id: ${sessionId}`,
+          'mcp-protocol-version: 2025-06-18',
+          'connection: close',
+          `content-length: ${Buffer.byteLength(body)}`,
+          '',
+          body,
+        ].join('\r\n'),
+      );
+    });
+    return answers;
+  }
+
   const write = (id: number, content: string) => ({
     jsonrpc: '2.0',
     id,
@@ -168,6 +218,43 @@ describe('MCP gateway over HTTP: a client reuses the id of a call still in fligh
     expect(answered).toContain('"id":7');
     expect(answered).toContain('Successfully wrote');
     expect(readFileSync(join(g.dir, 'src/reused.txt'), 'utf8')).toBe('first');
+  });
+
+  it('two POSTs of one id sent at once: one is answered 400 -32600, the other once approved', async () => {
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'racer', version: '1' },
+      },
+    });
+    const sessionId = opened.headers.get('mcp-session-id') ?? '';
+    await opened.text();
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)).text();
+    // Both bodies reach the gateway in one turn, before either call is delivered to the server.
+    const both = await rawPostsAtOnce(sessionId, [write(8, 'one'), write(8, 'two')]);
+    const people = createClient({ url: g.kernel.url, token: g.kernel.workspace.tokens.member });
+    const parked = await eventually(async () => {
+      const found = (await people.workspace(g.kernel.workspace.id).decisions.list()).filter((d) =>
+        d.isApproval(),
+      );
+      return found.length > 0 ? found : null;
+    });
+    expect(parked).toHaveLength(1);
+    const [decision] = parked;
+    if (!decision?.isApproval()) throw new Error('expected a parked call');
+    await decision.approve();
+    const answers = await Promise.all(both);
+    const refused = answers.find((a) => a.status === 400);
+    const answered = answers.find((a) => a.status === 200);
+    expect(refused?.text).toContain('"id":8');
+    expect(refused?.text).toContain('"code":-32600');
+    expect(refused?.text).toContain('request id 8 is in use');
+    expect(answered?.text).toContain('"id":8');
+    expect(answered?.text).toContain('Successfully wrote');
   });
 
   it('answers a batch that gives one id twice 400 -32600, running neither', async () => {
