@@ -1,11 +1,17 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { forTerminal } from '@airlock/core/command-line';
 import { OlderStoreServedError } from '../store/pending-upgrade.js';
 import { otherSessionsOn } from '../store/postgres/connected-sessions.js';
 import { postgresLogHeads } from '../store/postgres/postgres-log-heads.js';
 import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
-import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
+import {
+  DataDirInUseError,
+  holdDataDir,
+  KERNEL_LOCK_DATABASE,
+} from '../store/sqlite/kernel-lock.js';
+import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
+import { storeOpenElsewhere } from '../store/sqlite/store-in-use.js';
 import type { Store } from '../store/store.js';
 import {
   asStoreError,
@@ -40,6 +46,17 @@ export async function runFence({
       checkDataDirectory(location.dataDir);
       checkExistingSqliteStore(location.dataDir);
       release = holdDataDir(location.dataDir);
+      // The lock file is one file anyone can delete: the store's own lock still tells a live kernel.
+      const file = join(resolve(location.dataDir), SQLITE_FILE_NAME);
+      if (storeOpenElsewhere(file)) {
+        process.stderr.write(
+          `airlock fence: kernel_running: ${forTerminal(
+            `another process has ${file} open (a kernel serving it, whose ${KERNEL_LOCK_DATABASE} may have been removed; ` +
+              '`fuser` or `lsof` names it): stop it, then fence',
+          )}\n`,
+        );
+        return 1;
+      }
     }
     if (location.databaseUrl && !evenIfConnected) {
       // Before the store is opened, whose pool's own sessions would count too.

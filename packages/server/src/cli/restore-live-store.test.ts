@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KERNEL_LOCK_DATABASE } from '../store/sqlite/kernel-lock.js';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 import { runLocalInProcess } from '../testing/cli-in-process.js';
-import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
+import { type KernelProcess, runCli, startKernelProcess } from '../testing/kernel-process.js';
 
 /** A restore into a directory a live kernel serves, when the kernel's lock file was removed. */
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   expect(backedUp.code, backedUp.stderr).toBe(0);
 }, 120_000);
 
-describe('airlock restore under a live kernel whose kernel.lock.sqlite is gone', {
+describe('airlock restore and fence under a live kernel whose kernel.lock.sqlite is gone', {
   timeout: 120_000,
 }, () => {
   it('is refused as kernel_running and leaves the served store in place', async () => {
@@ -43,6 +43,13 @@ describe('airlock restore under a live kernel whose kernel.lock.sqlite is gone',
     expect(statSync(store).ino).toBe(before);
     // Still the kernel's: it answers on its port.
     expect((await fetch(`${kernel!.url}/healthz`)).status).toBe(200);
+  });
+
+  it('refuses airlock fence too, which would fence the calls that kernel is running', async () => {
+    const fenced = await runCli(['fence', '--data-dir', dataDir]);
+    expect(fenced.code, fenced.stderr).toBe(1);
+    expect(fenced.stderr).toContain('airlock fence: kernel_running: ');
+    expect(fenced.stderr).toContain(store);
   });
 
   it('goes ahead once that kernel has stopped', async () => {
