@@ -220,6 +220,13 @@ const REFUSED = [
   "compgen -C 'rm victim' x",
   "compgen -W '$(rm victim)' x",
   "compgen -W '`rm victim`' -- x",
+  // A value expanded as a prompt runs its substitutions (bash 5.2: victim was gone).
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  "x='$(rm victim)'; echo ${x@P}",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'x=\'`rm victim`\'; : "${x@P}"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'read -r x <<< \'$(rm victim)\'; echo "a${x@P}"',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

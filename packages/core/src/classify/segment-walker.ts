@@ -31,6 +31,7 @@ import {
   recordAssignedProgram,
   recordDeclaredPrograms,
 } from './program-variables.js';
+import { promptCommands } from './prompt-expansions.js';
 import { redirectionTags } from './redirection-tags.js';
 import { withoutReplacement, withReplacement } from './replacement-strings.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
@@ -92,6 +93,8 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   const sink = first !== undefined && TEXT_SINKS.has(programName(first.text));
   if (!sink) for (const input of segment.inputs) walk.targets?.texts.push(input.text);
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
+  for (const { line, via } of promptCommands(segment.words, walk.programs).lines)
+    walkLine(line, nested(walk, via));
   // `let 'a[$(rm -rf y)]'`: bash runs a subscript's command where it evaluates the word.
   const payloads = segment.words.filter((word) => word.subscript).map((word) => word.text);
   for (const source of payloads.flatMap(subscriptCommands))
