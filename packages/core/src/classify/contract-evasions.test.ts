@@ -227,6 +227,11 @@ const REFUSED = [
   'x=\'`rm victim`\'; : "${x@P}"',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'read -r x <<< \'$(rm victim)\'; echo "a${x@P}"',
+  // A shell reading what echo prints into the pipe (bash 5.2 ran rm: victim was gone).
+  "echo 'rm victim' | bash",
+  'echo rm victim | sh',
+  "echo 'rm -rf victim' | bash 3<<<ls",
+  "command echo 'rm victim' | source /dev/stdin",
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */
@@ -240,7 +245,6 @@ const PARKED = [
   // Bash adds words read from the input, or the shell reads another input than the line shows.
   'echo "-exec sh -c \'rm -rf victim\' ;" | xargs find . -maxdepth 0',
   'echo -delete | xargs find victim',
-  "echo 'rm -rf victim' | bash 3<<<ls",
   "echo 'rm -rf victim' > s; bash <<<ls <s",
   // A link to rm named cat in the working folder: the name says read, the file deletes.
   './cat -rf victim',

@@ -153,7 +153,7 @@ const QUIET_WRAPPERS = new Set([
 ]);
 
 /** A command's words past its plain wrappers and assignments (`timeout` takes its duration). */
-function withoutWrappers(words: readonly ShellWord[]): readonly ShellWord[] {
+export function withoutWrappers(words: readonly ShellWord[]): readonly ShellWord[] {
   let at = 0;
   // A wrapper alone prints (`env`, `nice`): the last word is never skipped.
   while (at < words.length - 1) {

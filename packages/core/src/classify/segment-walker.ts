@@ -22,6 +22,7 @@ import {
   walkGlob,
 } from './nested-walks.js';
 import { runsOnlyItself } from './package-runners.js';
+import { withPipedText } from './piped-text.js';
 import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
 import { namesOtherFile, programName } from './program-paths.js';
@@ -72,10 +73,14 @@ function walkLine(line: string, walk: Walk): void {
     push(walk, [{ text, dynamic: false }], new Set(['unknown']), problem);
   }
   const from = walk.out.length;
-  // `: | tee f` empties f as `tee f < /dev/null` does: a pipe from a command printing nothing.
+  // `: | tee f` empties f as `tee f < /dev/null` does: a pipe from a command printing nothing;
+  // `echo 'rm x' | sh` runs what echo prints, as `sh <<< 'rm x'` does.
   let before: LexedSegment | undefined;
   for (const segment of lexed.segments) {
-    walkSegment(before === undefined ? segment : afterPipe(before, segment), walk);
+    walkSegment(
+      before === undefined ? segment : withPipedText(before, afterPipe(before, segment)),
+      walk,
+    );
     before = segment;
   }
   if (lexed.problems.length === 0) return;

@@ -42,7 +42,12 @@ export function substitutionValue(value: string): string | null {
   const { words, substitutions, redirections, inputs } = segment;
   if (substitutions.length > 0 || redirections.length > 0 || inputs.length > 0) return null;
   if (words.some((word) => word.dynamic)) return null;
-  const [program, ...args] = words.map((word) => word.text);
-  const text = program === 'echo' ? echoed(args) : program === 'printf' ? printed(args) : null;
+  const text = printedText(words.map((word) => word.text));
   return text === null ? null : text.replace(/\n+$/, '');
+}
+
+/** What echo or printf given these literal words (the program first) prints; null for any other. */
+export function printedText(words: readonly string[]): string | null {
+  const [program, ...args] = words;
+  return program === 'echo' ? echoed(args) : program === 'printf' ? printed(args) : null;
 }
