@@ -38,14 +38,23 @@ for (const backend of all) {
       return (await d().member.get(`${d().ws}/notifications?run_id=${runId}`)).body.deliveries;
     }
 
-    /** Parks a call, waits for its two posts, and answers the approvals channel's notice. */
+    /**
+     * Parks a call, waits for its two posts, and answers the approvals channel's notice once
+     * recorded delivered (until then it is in flight, and a redelivery answers 409).
+     */
     async function parkedNotice(slack: Slack) {
       const runId = await d().park();
       await postedWithButtons(slack);
-      const notice = (await deliveries(runId)).find(
-        (delivery) => delivery.event_type === 'task.parked' && delivery.channel === 'approvals',
+      const notice = await waitFor(
+        async () =>
+          (await deliveries(runId)).find(
+            (delivery) =>
+              delivery.event_type === 'task.parked' &&
+              delivery.channel === 'approvals' &&
+              delivery.state === 'delivered',
+          ),
+        { what: 'the approvals notice recorded delivered' },
       );
-      if (!notice) throw new Error('the park notified the approvals channel');
       return { runId, notice };
     }
 

@@ -43,9 +43,17 @@ for (const backend of all) {
         const runId = await d().park();
         await postedWithButtons(slack);
         const first = postedTs(slack, CHANNELS.approvals, 1);
-        const notice = (await deliveries(runId)).find(
-          (delivery) => delivery.event_type === 'task.parked' && delivery.channel === 'approvals',
-        )!;
+        // Recorded delivered: until then it is in flight, and a redelivery answers 409.
+        const notice = await waitFor(
+          async () =>
+            (await deliveries(runId)).find(
+              (delivery) =>
+                delivery.event_type === 'task.parked' &&
+                delivery.channel === 'approvals' &&
+                delivery.state === 'delivered',
+            ),
+          { what: 'the approvals notice recorded delivered' },
+        );
         slack.refusing.add('chat.update');
         const again = await d().member.post(`${d().ws}/notifications/${notice.id}/redeliver`, {});
         expect(again.status).toBe(200);
