@@ -28,7 +28,7 @@ export class AnswerTooLarge extends Error {
 }
 
 /** The body's text, read up to `limit` bytes. @throws AnswerTooLarge past it (the rest is not read). */
-async function cappedText(response: Response, limit: number): Promise<string> {
+export async function cappedText(response: Response, limit: number): Promise<string> {
   if (Number(response.headers.get('content-length')) > limit) {
     await response.body?.cancel();
     throw new AnswerTooLarge(limit);

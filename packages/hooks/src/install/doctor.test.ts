@@ -9,11 +9,23 @@ import { type DoctorCheck, doctor } from './doctor.js';
 import { installHooks } from './install.js';
 
 /** A stand-in kernel on loopback: `airlock` answers as Airlock does; the other modes as other servers. */
-let mode: 'airlock' | 'all404' | 'health-then-404' | 'health-then-hang' | 'health-then-reset' =
-  'airlock';
+let mode:
+  | 'airlock'
+  | 'older'
+  | 'all404'
+  | 'health-then-404'
+  | 'health-then-hang'
+  | 'health-then-reset' = 'airlock';
 const server = createServer((request, response) => {
   const health = request.url === '/healthz';
-  if (mode === 'airlock' || (health && mode !== 'all404')) {
+  if (request.method === 'POST' && request.url?.startsWith('/agent_api/v1/hooks/')) {
+    // An empty event is refused as Airlock refuses it; an older kernel serves no codex endpoint.
+    const served = mode === 'airlock' || (mode === 'older' && !request.url.includes('/codex/'));
+    response.writeHead(served ? 400 : 404, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { code: served ? 'invalid_input' : 'not_found' } }));
+    return;
+  }
+  if (mode === 'airlock' || mode === 'older' || (health && mode !== 'all404')) {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(health ? '{"ok":true}' : '{"version":1,"configuration":{"approval_mode":"ask"}}');
     return;
@@ -237,6 +249,21 @@ describe('doctor says ok only where the path protects', () => {
     const failed = Object.values(checks).filter((check) => check.status === 'fail');
     expect(failed).toEqual([]);
     expect(checks['claude-code hooks PreToolUse']?.detail).toBe('registered');
+    expect(checks['hook endpoints']?.status).toBe('ok');
+  });
+
+  // Its /healthz and profile answer as Airlock does, but the endpoint Codex's clients post to is
+  // missing: every Codex tool call would be refused while doctor said ok.
+  it('a kernel of another release, without an endpoint the clients post to, fails naming it', async () => {
+    mode = 'older';
+    const { env } = installed();
+    const checks = await checksOf(env, ['claude-code', 'codex']);
+    expect(checks.credential?.status).toBe('ok');
+    expect(checks['hook endpoints']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('/agent_api/v1/hooks/codex/default answered 404 not_found'),
+    });
+    expect(checks['hook endpoints']?.detail).not.toContain('claude-code/default');
   });
 });
 

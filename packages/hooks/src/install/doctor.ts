@@ -4,6 +4,7 @@ import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
 import { claudeManagedChecks } from './doctor-claude-managed.js';
 import { codexManagedChecks } from './doctor-codex-managed.js';
+import { hookEndpointsCheck } from './doctor-endpoints.js';
 import { geminiFolderTrust } from './doctor-gemini.js';
 import {
   ANSWER_BYTES_MAX,
@@ -132,6 +133,7 @@ async function kernelChecks(
   configPath: string,
   env: NodeJS.ProcessEnv,
   directory: string,
+  agents: readonly HookedAgent[],
 ): Promise<DoctorCheck[]> {
   let config: ReturnType<typeof readHookConfig>;
   try {
@@ -189,6 +191,7 @@ async function kernelChecks(
   if (credential.some((check) => check.check === 'credential' && check.status === 'fail')) {
     return checks;
   }
+  checks.push(await hookEndpointsCheck(base, config.token, agents));
   try {
     const samples: number[] = [];
     for (let i = 0; i < 5; i += 1) samples.push((await request(`${base}/healthz`)).ms);
@@ -260,7 +263,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
   const directory =
     options.workingDirectory ??
     (options.scope.kind === 'project' ? resolve(options.scope.dir) : process.cwd());
-  const checks = await kernelChecks(configPath, env, directory).catch(
+  const checks = await kernelChecks(configPath, env, directory, options.agents).catch(
     (error: unknown): DoctorCheck[] => [
       {
         check: 'kernel reachable',
