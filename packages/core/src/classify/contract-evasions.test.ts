@@ -232,6 +232,14 @@ const REFUSED = [
   'echo rm victim | sh',
   "echo 'rm -rf victim' | bash 3<<<ls",
   "command echo 'rm victim' | source /dev/stdin",
+  // A variable assigned an expansion of known values (bash 5.2 ran rm: victim was gone).
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=${X:-rm}; $c victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=r; d=${c}m; $d victim',
+  'c=rm; d=$c; $d victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'c=RM; d="${c,,}"; $d victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -34,19 +34,29 @@ export function recordProgramValue(values: ProgramValues, name: string, value: s
 }
 
 /**
- * Records an assignment word (`v=rm`, `a=(rm -rf)`, `v=$(echo rm)`), unless its value holds an
- * expansion other than a substitution printing literal words (see substitutionValue).
+ * Records an assignment word (`v=rm`, `a=(rm -rf)`, `v=$(echo rm)`, `d=${v}m`), unless its
+ * value holds an expansion it cannot read (see expandedValues).
  */
 export function recordAssignedProgram(values: ProgramValues, word: ShellWord): void {
   const named = NAMED.exec(word.text);
   if (named === null) return;
   const written = word.text.slice(named[0].length);
-  const value = word.dynamic ? substitutionValue(written) : written;
-  if (value === null) return;
   // `c=r; c+=m` makes rm: each value known so far is appended to.
-  const appended = named[0].endsWith('+=') ? (values.get(named[1]!) ?? []) : [];
-  for (const known of [...appended]) recordProgramValue(values, named[1]!, known + value);
-  recordProgramValue(values, named[1]!, value);
+  const appended = named[0].endsWith('+=') ? [...(values.get(named[1]!) ?? [])] : [];
+  for (const value of word.dynamic ? expandedValues(written, values) : [written]) {
+    for (const known of appended) recordProgramValue(values, named[1]!, known + value);
+    recordProgramValue(values, named[1]!, value);
+  }
+}
+
+/**
+ * The values an assigned expansion takes: what a substitution of echo or printf prints
+ * (`c=$(echo rm)`), or each value of known variables it is built of (`d=${c}m`, `c=${X:-rm}`).
+ */
+function expandedValues(written: string, values: ProgramValues): string[] {
+  const printed = substitutionValue(written);
+  if (printed !== null) return [printed];
+  return (programAlternatives(written, values) ?? []).map((words) => words.join(' '));
 }
 
 /** Records what a declaration assigns (`export v=rm`, `local a=(rm -rf)`): `words` from `from` on. */
