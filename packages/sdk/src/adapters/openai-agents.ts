@@ -341,10 +341,19 @@ export class OpenAIAgentsAirlock {
   /**
    * Ends the turn with the agent's final output (through the profile's stop hook). A call the
    * runner invoked while the kernel was out of reach (refused, so never run; say one a person
-   * had approved) is first withdrawn, so its approval does not wait for good.
+   * had approved) is first withdrawn, so its approval does not wait for good. A call Airlock
+   * granted that the runner never invoked (the run aborted through its `signal` while Airlock
+   * was asked, or ended before the call) is recorded as failed, not run: left alone, its row
+   * would stay claimed and later read as a call that may have run.
    * @throws AirlockError when the kernel refuses it.
    */
   async finish(text: string): Promise<void> {
+    for (const { call, verdict } of this.#verdicts.takeGrants()) {
+      await this.session.ran(grantedCall(call, verdict), {
+        ok: false,
+        output: 'the call did not run: the Agents SDK run ended without invoking it',
+      });
+    }
     // Refused for want of a decision, so never run: an approval left open would wait for good.
     // One whose withdrawal failed stays, for the next finish; flush throws the failure.
     for (const [callId, call] of this.#unreached) {
