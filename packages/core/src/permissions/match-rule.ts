@@ -249,6 +249,9 @@ export function mayReachGuardedPaths(rule: PermissionRule, call: PermissionCallF
   };
   const traits = call.entry?.risk_traits ?? [];
   const reads = traits.includes('read') && !traits.some((trait) => TREE_REMOVING_TRAITS.has(trait));
-  if (reads && call.targets.some((target) => reaches(target, false))) return true;
+  // A glob a writing tool is given names the files it may write (Gemini CLI's replace of a path
+  // it may find below, ToolTarget's `when_missing`), as a reading tool's names those it reads.
+  const glob = (target: CanonicalTarget) => target.globEntry !== undefined;
+  if (call.targets.some((target) => (reads || glob(target)) && reaches(target, false))) return true;
   return call.shellPaths?.some(sources.length, (target) => reaches(target, true)) === true;
 }

@@ -251,6 +251,21 @@ function underItsDirectory(paths: string[], target: ToolTarget, input: unknown):
   );
 }
 
+/**
+ * The glob of the files a tool may find for a relative path that names none (ToolTarget's
+ * `when_missing: found_below`): any below the working directory whose path ends with it
+ * (`**` + `/*secrets/key`, a directory's name ending `secrets` too); null when that directory
+ * cannot be placed; undefined for a path the tool opens as given.
+ */
+function foundBelow(
+  target: ToolTarget,
+  raw: string,
+  base: string | null | undefined,
+): string | null | undefined {
+  if (target.when_missing !== 'found_below' || raw === '' || raw.startsWith('/')) return undefined;
+  return inWorkingDirectory(`**/*${raw}`, base);
+}
+
 /** Whether a target's paths name files: `file`, and each path a patch names. */
 function fileNamed(target: ToolTarget): 'file' | undefined {
   return target.names === 'file' || target.names === 'patch' ? 'file' : undefined;
@@ -325,6 +340,9 @@ export function callTargets(
         targets.push(placed === null ? ANYWHERE : listedDirectory(placed, projectRoot));
         continue;
       }
+      const found = foundBelow(target, raw, base);
+      if (found !== undefined)
+        targets.push(found === null ? ANYWHERE : toolGlob(found, projectRoot));
       const path = placed === null ? ANYWHERE : canonicalPath(placed, projectRoot);
       const names = raw === '' || target.names === 'directory' ? 'directory' : fileNamed(target);
       const named: CanonicalTarget = names === undefined ? path : { ...path, names };

@@ -48,6 +48,12 @@ export const ToolTargetSchema = z.strictObject({
    */
   when_absent: z.enum(['working_directory']).optional(),
   /**
+   * For a path: `found_below` when the tool, finding no file at a relative path, looks below the
+   * working directory for a file whose path ends with it and uses that (Gemini CLI's replace:
+   * `key` may edit `secrets/key`); such a path is also read as that search's glob (`**` + `/*key`).
+   */
+  when_missing: z.enum(['found_below']).optional(),
+  /**
    * For a path: the JSON pointer of the input field naming the directory a relative path is read
    * from (Glob's `pattern` from its `path`); absent, or when that field is, the call's working
    * directory.

@@ -41,3 +41,35 @@ describe('a Gemini CLI file path as its file tools clean it', () => {
     }
   });
 });
+
+/*
+ * Gemini CLI 0.61's replace reads a relative file_path through correctPath: when no file is at it
+ * in the working directory, it looks below each workspace directory (50 directories at most) for
+ * the one file whose path ends with it, and edits that (`key` edits secrets/key).
+ */
+describe("Gemini CLI's replace of a relative path may edit a file found below", () => {
+  const denyConfigSecrets = { verdict: 'deny' as const, targets: ['config/secrets/**'] };
+  const edit = (file_path: string) => ({ file_path, old_string: 'a', new_string: 'b' });
+
+  it.each([
+    [edit('key'), denySecrets],
+    [edit('secrets/key'), denyConfigSecrets],
+    [edit('./key'), denySecrets],
+    [edit('src/../key'), denySecrets],
+  ] as const)('asks replace %j under %j: a file below may be the one edited', (input, rule) => {
+    expect(decideTool('gemini', 'replace', input, rule)).toBe('ask');
+  });
+
+  it('still refuses a guarded path named outright, and grants an absolute path elsewhere', () => {
+    expect(decideTool('gemini', 'replace', edit('secrets/key'), denySecrets)).toBe('deny');
+    expect(decideTool('gemini', 'replace', edit('/repo/src/a.ts'), denySecrets)).toBe('allow');
+    expect(decideTool('gemini', 'replace', edit('src/a.ts'), denyEnv)).toBe('allow');
+    expect(decideTool('gemini', 'replace', edit('src/a.ts'), askPem)).toBe('allow');
+    expect(decideTool('gemini', 'replace', edit('a.pem'), askPem)).toBe('ask');
+  });
+
+  it('asks a relative replace made from a directory below a guarded one', () => {
+    expect(decideTool('gemini', 'replace', edit('key'), denySecrets, '/repo/docs')).toBe('allow');
+    expect(decideTool('gemini', 'replace', edit('key'), denySecrets, '/')).toBe('ask');
+  });
+});

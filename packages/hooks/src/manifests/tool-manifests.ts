@@ -147,7 +147,14 @@ const GEMINI: ToolManifest = [
     ],
   },
   { name: 'write_file', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
-  { name: 'replace', input_schema: object, risk_traits: ['write'], targets: file('/file_path') },
+  // Gemini CLI 0.61's replace edits, for a relative path naming no file, the one file below its
+  // workspace directories whose path ends with it (correctPath).
+  {
+    name: 'replace',
+    input_schema: object,
+    risk_traits: ['write'],
+    targets: [{ pointer: '/file_path', kind: 'path', names: 'file', when_missing: 'found_below' }],
+  },
   {
     name: 'list_directory',
     input_schema: object,
