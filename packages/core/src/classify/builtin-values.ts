@@ -2,7 +2,8 @@ import type { LexedSegment, ShellWord } from './lexed-line.js';
 
 /*
  * The values builtins give variables from their literal words, read where a program is one of
- * them: `set -- rm x; "$@"`, `read c <<< rm; $c x` and `printf -v c rm; $c x` run rm.
+ * them: `set -- rm x; "$@"`, `read c <<< rm; $c x`, `printf -v c rm; $c x` and
+ * `mapfile -t a <<< rm; ${a[0]} x` run rm.
  */
 
 /** Records one value of a variable (program-variables.ts bounds how many). */
@@ -58,8 +59,24 @@ function recordPrintf(args: readonly ShellWord[], record: Record): void {
   else if (format === '%s' && rest.length === 1) record(name, rest[0]!);
 }
 
+/** mapfile's options taking a value (`-C CALLBACK` is a command, read by later-commands.ts). */
+const MAPFILE_VALUED = new Set(['-d', '-n', '-O', '-s', '-u', '-C', '-c']);
+
+/** `mapfile [-t] NAME <<< 'a'` and `readarray`: the here-string's lines, as an array. */
+function recordMapfile(args: readonly ShellWord[], inputs: LexedSegment['inputs'], record: Record) {
+  const input = inputs.length === 1 ? inputs[0]! : undefined;
+  if (input === undefined || input.dynamic || args.some((word) => word.dynamic)) return;
+  let at = 0;
+  while (at < args.length && args[at]!.text.startsWith('-'))
+    at += MAPFILE_VALUED.has(args[at]!.text) ? 2 : 1;
+  const name = args[at]?.text ?? 'MAPFILE';
+  if (!NAME.test(name)) return;
+  const lines = input.text.split('\n').filter((line) => line.trim() !== '');
+  record(name, `(${lines.join(' ')})`);
+}
+
 /** The builtins whose words give variables values. */
-const VALUE_BUILTINS = new Set(['set', 'read', 'printf']);
+const VALUE_BUILTINS = new Set(['set', 'read', 'printf', 'mapfile', 'readarray']);
 
 /**
  * Records the values `set`, `read` and `printf -v` give (their words from `from` on). Any other
@@ -78,5 +95,6 @@ export function recordBuiltinValues(
   const args = words.slice(from);
   if (program === 'set') recordSet(args, record);
   else if (program === 'read') recordRead(args, inputs, record);
-  else recordPrintf(args, record);
+  else if (program === 'printf') recordPrintf(args, record);
+  else recordMapfile(args, inputs, record);
 }

@@ -239,6 +239,11 @@ const REFUSED = [
   'c=r; d=${c}m; $d victim',
   'c=rm; d=$c; $d victim',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'mapfile -t a <<< rm; ${a[0]} victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'readarray -t a <<< $\'rm\\nvictim\'; "${a[@]}"',
+  'mapfile <<< rm; $MAPFILE victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'c=RM; d="${c,,}"; $d victim',
 ];
 
