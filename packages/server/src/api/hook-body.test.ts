@@ -98,7 +98,7 @@ describe('readHookBody', () => {
 
   it('refuses what is not JSON in the part of a string it drops', async () => {
     const tail = (bad: string) => `{"a":"${'x'.repeat(2 * KEEP)}${bad}"}`;
-    for (const bad of ['\\q', '\\u12g4', '\u0001']) {
+    for (const bad of ['\\q', '\\u12g4', '\\u12"4']) {
       await expect(read(tail(bad), KEEP + 100)).rejects.toMatchObject({ code: 'invalid_json' });
     }
     const notUtf8 = Buffer.concat([Buffer.from(tail('')), Buffer.from([0xff])]);

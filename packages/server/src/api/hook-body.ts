@@ -20,7 +20,7 @@ export const CUT_READ_OPERATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** The most bytes of a hook body the kernel reads in all, long strings cut or not. */
-export const HOOK_BODY_READ_MAX = 256 * 1024 * 1024;
+export const HOOK_BODY_READ_MAX = 64 * 1024 * 1024;
 
 /**
  * The start of a long string a cut body keeps, in bytes of its JSON text:
@@ -79,30 +79,49 @@ class LongStringCutter {
       throw notUtf8Error(this.operation);
     }
     let from = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i]!;
+    // Where the next quote and backslash are (-1: none left in the chunk), found once each.
+    let quoteAt = -2;
+    let backslashAt = -2;
+    let i = 0;
+    while (i < chunk.length) {
+      if (quoteAt !== -1 && quoteAt < i) quoteAt = chunk.indexOf(QUOTE, i);
       if (!this.inString) {
-        if (byte === QUOTE) {
-          this.inString = true;
-          this.stringBytes = 0;
-        }
+        if (quoteAt < 0) break;
+        this.inString = true;
+        this.stringBytes = 0;
+        i = quoteAt + 1;
         continue;
       }
+      if (!this.escaped && this.hexLeft === 0) {
+        // A run of plain characters up to the next quote or backslash, skipped in one step.
+        if (backslashAt !== -1 && backslashAt < i) backslashAt = chunk.indexOf(BACKSLASH, i);
+        const next = Math.min(
+          quoteAt < 0 ? chunk.length : quoteAt,
+          backslashAt < 0 ? chunk.length : backslashAt,
+        );
+        if (!this.dropping && this.stringBytes + (next - i) > CUT_STRING_KEEP_BYTES) {
+          // Cut before a character's first byte, never inside a UTF-8 sequence.
+          let at = i + Math.max(0, CUT_STRING_KEEP_BYTES - this.stringBytes);
+          while (at < next && ((chunk[at] as number) & 0xc0) === 0x80) at++;
+          if (at < next) this.startDropping(chunk.subarray(from, at));
+        }
+        this.stringBytes += next - i;
+        i = next;
+        if (i >= chunk.length) break;
+      }
+      const byte = chunk[i] as number;
       if (
         !this.dropping &&
         this.stringBytes >= CUT_STRING_KEEP_BYTES &&
         !this.escaped &&
         this.hexLeft === 0 &&
-        (byte & 0xc0) !== 0x80 &&
-        byte !== QUOTE
+        byte === BACKSLASH
       ) {
-        this.keep(chunk.subarray(from, i));
-        this.dropping = true;
-        this.cut = true;
+        // Cut before an escape, never inside one.
+        this.startDropping(chunk.subarray(from, i));
       }
       this.stringBytes++;
       // Checked here as well: a bad escape in a part that is dropped would never be seen.
-      if (byte < 0x20) throw notJson('a string holds a control character');
       if (this.hexLeft > 0) {
         if (!isHexDigit(byte)) throw notJson('a \\u escape holds a character that is not hex');
         this.hexLeft--;
@@ -118,8 +137,15 @@ class LongStringCutter {
           from = i;
         }
       }
+      i++;
     }
     if (!this.dropping) this.keep(chunk.subarray(from));
+  }
+
+  private startDropping(kept: Buffer): void {
+    this.keep(kept);
+    this.dropping = true;
+    this.cut = true;
   }
 
   private keep(part: Buffer): void {
@@ -131,7 +157,8 @@ class LongStringCutter {
         `the body limit is ${this.limit} bytes, with each string longer than ${CUT_STRING_KEEP_BYTES} bytes cut to its start`,
       );
     }
-    this.kept.push(part);
+    // A copy: a small part would otherwise hold its whole chunk in memory.
+    this.kept.push(Buffer.from(part));
   }
 
   text(): Buffer {
