@@ -11,6 +11,7 @@ import {
 } from '../../store/retention.js';
 import { forgetSweep, recordedSweeps, type SweepKind } from '../../store/retention-sweeps.js';
 import type { KernelContext } from '../context.js';
+import { ClockJumps, type ClockReadings, SYSTEM_CLOCKS } from './clock-jumps.js';
 import { AUDIT_TYPES, EventSweep } from './event-sweep.js';
 import { PassFailures, type RetentionFailure } from './pass-failures.js';
 import { DEFAULT_PRUNING_PACE, PruningPace } from './pruning-pace.js';
@@ -55,6 +56,8 @@ export interface RetentionOptions {
   pace?: number | undefined;
   /** How a pass rests (tests watch it); default a timer. */
   rest?: ((ms: number) => Promise<unknown>) | undefined;
+  /** The machine's wall and monotonic clocks, to tell a clock jump (see ClockJumps); tests set them. */
+  clocks?: ClockReadings | undefined;
 }
 
 /** What one pruning pass removed. */
@@ -92,6 +95,10 @@ export class RetentionPruner {
   private readonly sweeps: EventSweep;
   /** The failure passes keep meeting, logged when it begins, changes or clears. */
   private readonly failures: PassFailures;
+  /** How far the clock jumped ahead of the time that passed while this process ran. */
+  private readonly clockJumps: ClockJumps;
+  /** The current pass's: how far behind the store's clock it prunes. */
+  private behindClockMs = 0;
 
   constructor(
     private readonly ctx: KernelContext,
@@ -114,6 +121,7 @@ export class RetentionPruner {
       sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => {});
     this.pace = new PruningPace(options.pace ?? DEFAULT_PRUNING_PACE, options.rest ?? rest);
     this.failures = new PassFailures(ctx.logger, () => ctx.store.now());
+    this.clockJumps = new ClockJumps(options.clocks ?? SYSTEM_CLOCKS, ctx.logger);
     this.sweeps = new EventSweep(ctx, {
       batchRows: this.batchRows,
       budget: this.budgets.events,
@@ -174,6 +182,8 @@ export class RetentionPruner {
   private async pass(hold: AdvisoryLockHold): Promise<PruneReport> {
     const total: PruneReport = { events: 0, runs: 0, audit: 0 };
     this.pace.start();
+    // A clock set ahead while the kernel ran would prune rows younger than their window.
+    this.behindClockMs = this.clockJumps.read();
     const policies = await activeRetentionPolicies(this.ctx.store);
     // A workspace's policy gone, or one of its windows: what was swept is read again when set.
     const swept = new Set(
@@ -241,7 +251,7 @@ export class RetentionPruner {
     hold: AdvisoryLockHold,
     report: PruneReport,
   ): Promise<void> {
-    const now = this.ctx.store.now();
+    const now = this.ctx.store.now() - this.behindClockMs;
     const ws = policy.workspace_id;
     const steps = await PruningSteps.open({
       ctx: this.ctx,
