@@ -98,6 +98,34 @@ describe.each(available)('a hook payload past 16 MiB ($name)', (backend) => {
     expect(kept).toMatch(CUT_NOTE);
   }, 60_000);
 
+  it("Gemini CLI's AfterTool of a shell command that printed 17 MiB is recorded, cut", async () => {
+    d = await deploy(backend);
+    await d.agent.put('/agent_api/v1/profile/configuration', {
+      approval_mode: 'rules',
+      approval_rules: [{ tool: '*', verdict: 'allow' }],
+    });
+    const gemini = '/agent_api/v1/hooks/gemini/default';
+    const call = {
+      session_id: 'g1',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'cat huge.log' },
+      cwd: '/repo',
+    };
+    const before = await d.agent.post(gemini, { ...call, hook_event_name: 'BeforeTool' });
+    expect(before.body.decision).toBe('allow');
+    const after = await d.agent.post(gemini, {
+      ...call,
+      hook_event_name: 'AfterTool',
+      tool_response: { llmContent: `start ${'y'.repeat(HUGE)}`, returnDisplay: 'y' },
+    });
+    expect(after).toEqual({ status: 200, body: {} });
+    const [row] = await rowsOf(d);
+    expect(row?.state).toBe('succeeded');
+    const kept = row?.result?.content?.[0]?.text ?? '';
+    expect(kept.startsWith('start yyy')).toBe(true);
+    expect(kept).toMatch(CUT_NOTE);
+  }, 60_000);
+
   it("a PreToolUse of 17 MiB is refused in Claude Code's format, and nothing is planted", async () => {
     d = await deploy(backend);
     await d.agent.put('/agent_api/v1/profile/configuration', {
