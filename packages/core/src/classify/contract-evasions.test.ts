@@ -182,6 +182,10 @@ const REFUSED = [
   "printf '' | tee victim",
   'false |& tee victim',
   ': | sponge victim',
+  // What a command prints goes to its file, not the pipe (bash 5.2 left victim 0 bytes long).
+  'echo hi > out.txt | tee victim',
+  'env echo hi >> out.txt | tee victim',
+  'sudo > out.txt | sponge victim',
   // bash expands a start-up file's name and a prompt where it reads them (bash 5.2: victim was gone).
   "BASH_ENV='$(rm victim)' bash -c true",
   "env BASH_ENV='`rm victim`' bash -c true",

@@ -179,6 +179,14 @@ export function afterPipe(segment: LexedSegment, next: LexedSegment): LexedSegme
   if (segment.pipesOut !== true || next.inputs.length > 0) return next;
   if (next.redirections.some(({ operator, fd }) => operator.startsWith('<') && (fd ?? '0') === '0'))
     return next;
+  const empty = { ...next, redirections: [...next.redirections, EMPTY_INPUT] };
+  // `sudo > f | next`: what the command prints goes to f (unless a descriptor is copied).
+  const { redirections } = segment;
+  if (
+    redirections.some(({ operator, fd }) => STDOUT_AWAY.has(operator) && (fd ?? '1') === '1') &&
+    !redirections.some(({ operator }) => operator === '>&' || operator === '<&')
+  )
+    return empty;
   const [first, ...rest] = withoutWrappers(segment.words);
   if (first?.dynamic || rest.some((word) => word.dynamic)) return next;
   const program = first === undefined ? null : first.text;
@@ -190,8 +198,12 @@ export function afterPipe(segment: LexedSegment, next: LexedSegment): LexedSegme
     )
   )
     return next;
-  return { ...next, redirections: [...next.redirections, { operator: '<', target: '/dev/null' }] };
+  return empty;
 }
+
+/** Redirections sending a command's standard output to a file. */
+const STDOUT_AWAY = new Set(['>', '>>', '>|', '&>', '&>>']);
+const EMPTY_INPUT = { operator: '<', target: '/dev/null' } as const;
 
 /** The tags of a file whose content is gone. */
 export function addEmptied(tags: Set<ActionTag>): void {
