@@ -247,6 +247,10 @@ const REFUSED = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'readarray -t a <<< $\'rm\\nvictim\'; "${a[@]}"',
   'mapfile <<< rm; $MAPFILE victim',
+  'set -- x rm victim; shift; "$@"',
+  'set -- x rm victim; shift; $1 victim',
+  'set -- x y rm victim; shift 2; "$@"',
+  "bash -c 'shift; $1 victim' _ x rm",
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'c=RM; d="${c,,}"; $d victim',
 ];

@@ -69,6 +69,7 @@ export function recordDeclaredPrograms(
   recordBuiltinValues(program, { words, from, inputs }, (name, value) =>
     recordProgramValue(values, name, value),
   );
+  if (program === 'shift') recordShift(values, words[from]);
   if (!DECLARERS.has(program)) return;
   for (let index = from; index < words.length; index++)
     recordAssignedProgram(values, words[index]!);
@@ -127,6 +128,31 @@ function wordAlternatives(
     .map((value) => value.split(separator).filter((word) => word !== ''))
     .filter((words) => words.length > 0);
   return alternatives.length === 0 ? null : alternatives;
+}
+
+/**
+ * `shift [N]` moves each positional parameter N places down (`set -- x rm; shift; $1` is rm):
+ * the values it takes are added to those known, for N of 1 to 9 when N is an expansion.
+ */
+function recordShift(values: ProgramValues, count: ShellWord | undefined): void {
+  const counts =
+    count === undefined ? [1] : count.dynamic ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : [Number(count.text)];
+  const positional = Array.from({ length: 10 }, (_, index) => [
+    ...(values.get(String(index)) ?? []),
+  ]);
+  const lists = [...(values.get('@') ?? [])];
+  for (const by of counts) {
+    if (!Number.isInteger(by) || by < 1 || by > 9) continue;
+    for (let index = 1; index + by <= 9; index++)
+      for (const value of positional[index + by]!) recordProgramValue(values, String(index), value);
+    for (const list of lists) {
+      const words = list
+        .replace(/^\(|\)$/g, '')
+        .split(' ')
+        .slice(by);
+      for (const name of ['@', '*']) recordProgramValue(values, name, `(${words.join(' ')})`);
+    }
+  }
 }
 
 /** Records the positional parameters a shell's script is given (`rm` of `sh -c '$0 x' rm`): `$0`, `$1`..., `$@`. */
