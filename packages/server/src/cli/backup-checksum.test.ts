@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +115,21 @@ describe('airlock restore checks the checksum before anything else', { timeout: 
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stderr).toContain(`checksum matches ${good}.sha256`);
     expect(restored.stderr).not.toContain('warning');
+  });
+
+  it('finds the checksum beside the file a link names', async () => {
+    const changed = copyOfGood('linked-one-byte.sqlite', flipOneByte);
+    const link = join(root, 'latest.sqlite');
+    symlinkSync(changed, link);
+    const refused = await runLocalInProcess([
+      'restore',
+      link,
+      '--data-dir',
+      join(root, 'linked-target'),
+    ]);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(`airlock restore: backup_checksum_mismatch: ${link}`);
+    expect(refused.stderr).toContain(`${changed}.sha256 says`);
   });
 
   it('restores an older backup without a checksum file, with a warning', async () => {

@@ -5,6 +5,7 @@ import {
   fsyncSync,
   openSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   writeSync,
@@ -60,23 +61,16 @@ export type ChecksumCheck = { matches: string } | { missing: string };
  *   `backup_unreadable` when the checksum file cannot be read.
  */
 export async function checkChecksum(backup: string): Promise<ChecksumCheck> {
-  const file = checksumFileOf(backup);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'ENOENT') return { missing: file };
-    throw new BackupPathError(
-      'backup_unreadable',
-      `cannot read ${file}, the backup's checksum (${String(code)}); check its permissions`,
-    );
-  }
+  const named = checksumFileOf(backup);
+  // A link to a backup (latest.sqlite) has its checksum beside the file it names.
+  const file = readChecksumFile(named) ?? readChecksumFile(checksumFileOf(realpathSync(backup)));
+  if (!file) return { missing: named };
+  const { path, text } = file;
   const expected = /^([0-9a-fA-F]{64})[ \t]/.exec(text)?.[1]?.toLowerCase();
   if (expected === undefined) {
     throw new BackupPathError(
       'backup_checksum_mismatch',
-      `${file} holds no SHA-256 (it should read "<64 hex digits>  ${basename(backup)}"): ` +
+      `${path} holds no SHA-256 (it should read "<64 hex digits>  ${basename(backup)}"): ` +
         'the backup cannot be checked; restore another backup, or remove that file to restore this one unchecked',
     );
   }
@@ -84,9 +78,26 @@ export async function checkChecksum(backup: string): Promise<ChecksumCheck> {
   if (actual !== expected) {
     throw new BackupPathError(
       'backup_checksum_mismatch',
-      `${resolve(backup)} is not the file airlock backup wrote: its SHA-256 is ${actual}, ${file} says ${expected} ` +
+      `${resolve(backup)} is not the file airlock backup wrote: its SHA-256 is ${actual}, ${path} says ${expected} ` +
         '(a copy cut short, or changed on its disk); restore another backup; nothing was changed',
     );
   }
-  return { matches: file };
+  return { matches: path };
+}
+
+/**
+ * A checksum file's text, or null when there is none at `path`.
+ * @throws BackupPathError `backup_unreadable` when it is there but cannot be read.
+ */
+function readChecksumFile(path: string): { path: string; text: string } | null {
+  try {
+    return { path, text: readFileSync(path, 'utf8') };
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ENOENT') return null;
+    throw new BackupPathError(
+      'backup_unreadable',
+      `cannot read ${path}, the backup's checksum (${String(code)}); check its permissions`,
+    );
+  }
 }
