@@ -13,7 +13,9 @@ export const BACKUP_HELP = `Usage: airlock backup <file> [store options]
 Copies the SQLite store to <file> while the kernel keeps serving (SQLite's
 online backup API, from a connection of its own): the copy holds everything
 committed when it finished, as one consistent snapshot. Prints its progress
-on stderr and, at the end, the file, its size and schema. Never overwrites a file
+on stderr and, at the end, the file, its size and schema. Writes the file's
+SHA-256 beside it in <file>.sha256 (as sha256sum does; keep the two together),
+which restore checks. Never overwrites a file
 nor makes a directory: <file> is a new file in a directory that exists. The
 copy is a SQLite file, synced to disk before the command says done, so it
 cannot go to standard output: "-" is refused (name a file named - as ./-).
@@ -27,7 +29,8 @@ export const RESTORE_HELP = `Usage: airlock restore <file> [store options]
 
 Puts a backup made by \`airlock backup\` in place as the data directory's
 store. Stop the kernel first: a restore refuses while one serves the
-directory. The file is checked before anything moves (an Airlock store,
+directory. The file is checked before anything moves (its SHA-256 against
+<file>.sha256 when there is one, else with a warning; an Airlock store,
 intact, not from a newer Airlock), migrated to this version and fenced; the
 store that was there is moved aside into <data-dir>/before-restore-<time>/.
 A store file copied with its -wal (a volume snapshot) is restored with the
