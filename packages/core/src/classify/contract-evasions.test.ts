@@ -252,6 +252,10 @@ const REFUSED = [
   'set -- x y rm victim; shift 2; "$@"',
   "bash -c 'shift; $1 victim' _ x rm",
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  ': ${c:=rm}; $c victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'echo "${c=rm}" > /dev/null; $c victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'c=RM; d="${c,,}"; $d victim',
 ];
 

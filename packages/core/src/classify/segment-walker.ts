@@ -1,5 +1,6 @@
 import { commandStart } from './command-start.js';
 import { assignmentCommands } from './command-variables.js';
+import { recordDefaultAssignments } from './default-assignments.js';
 import { assignsDirectoryOptions } from './directory-changes.js';
 import { noEmbedded } from './embedded.js';
 import { addEmptied, afterPipe, emptiesFile } from './emptied-files.js';
@@ -100,6 +101,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
   for (const { line, via } of promptCommands(segment.words, walk.programs).lines)
     walkLine(line, nested(walk, via));
+  if (walk.programs) recordDefaultAssignments(segment.words, walk.programs);
   // `let 'a[$(rm -rf y)]'`: bash runs a subscript's command where it evaluates the word.
   const payloads = segment.words.filter((word) => word.subscript).map((word) => word.text);
   for (const source of payloads.flatMap(subscriptCommands))
