@@ -199,13 +199,15 @@ export function inWorkingDirectory(raw: string, base: string | null | undefined)
  * A glob a tool expands, reading every file it matches (`src/**` + `/*.ts`, `.e*`): the directory
  * before its first wildcard segment with that segment as its entry, as a shell glob is read, and
  * its last segment, which every file it reads is named by; a brace alternative is read as `*`
- * (one crossing `/` names anywhere). A path with no wildcard may be a directory it reads through.
+ * (one crossing `/` names anywhere). A path with no wildcard is judged by its name, as a target
+ * that does not say what it names: `README.md` is that file, `src` may be a directory read
+ * through (Gemini CLI 0.61's glob skips directories, so it reads none, but one may not).
  */
 function toolGlob(raw: string, projectRoot: string | undefined): CanonicalTarget {
   if (/\{[^}]*\//.test(raw)) return ANYWHERE;
   const text = raw.replace(/\{[^}]*\}?/g, '*');
   const glob = globParts(text);
-  if (glob === null) return { ...canonicalPath(raw, projectRoot), names: 'directory' };
+  if (glob === null) return canonicalPath(raw, projectRoot);
   const globLast = text.slice(text.lastIndexOf('/') + 1);
   return { ...canonicalPath(glob.directory, projectRoot), globEntry: glob.entry, globLast };
 }

@@ -1,6 +1,6 @@
 import { evaluatePermissions, type PermissionRule } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
-import { decideTool, denySecrets } from './fixtures/decide-tool.js';
+import { askPem, decideTool, denySecrets } from './fixtures/decide-tool.js';
 import { TOOL_MANIFESTS } from './tool-manifests.js';
 
 const guards: PermissionRule[] = [
@@ -84,6 +84,25 @@ describe("Gemini's read_many_files reads every match of its globs", () => {
     'reads only files (nodir): %j is answered %s under **/.env by the names its glob gives',
     (input, verdict) => {
       expect(decideTool('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
+    },
+  );
+
+  // Gemini CLI 0.61 globs a path without a wildcard too (nodir): a file is read, a directory
+  // (`src`, `docs/`) matches nothing; a name with a file's extension is read as that file.
+  it.each([
+    [{ include: ['README.md'] }, 'allow'],
+    [{ include: ['src/**/*.ts', 'README.md', 'package.json'] }, 'allow'],
+    [{ paths: ['/repo/docs/guide.md'] }, 'allow'],
+    [{ include: ['Makefile'] }, 'allow'],
+    [{ include: ['conf.d'] }, 'ask'],
+    [{ include: ['docs/'] }, 'ask'],
+    [{ include: ['.env'] }, 'deny'],
+  ] as const)(
+    'reads a path without a wildcard by its name: %j is answered %s under **/.env',
+    (input, verdict) => {
+      expect(decideTool('gemini', 'read_many_files', input, guards[0]!)).toBe(verdict);
+      if (verdict === 'allow')
+        expect(decideTool('gemini', 'read_many_files', input, askPem)).toBe(verdict);
     },
   );
 
