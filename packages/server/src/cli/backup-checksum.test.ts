@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -72,6 +73,28 @@ describe('airlock backup writes a checksum beside the backup', { timeout: 60_000
     });
     if (checked.error) return; // No sha256sum on this machine: the format was checked above.
     expect(checked.status, checked.stderr).toBe(0);
+  });
+});
+
+describe('the checksum file of a backup', { timeout: 60_000 }, () => {
+  it('is written as a new file, never through a link planted where its draft goes', async () => {
+    const dir = join(root, 'planted');
+    mkdirSync(dir);
+    const victim = join(root, 'victim.txt');
+    writeFileSync(victim, 'mine\n');
+    // In-process: the draft's name holds this process's pid.
+    symlinkSync(victim, join(dir, `.x.sqlite.sha256.${process.pid}.partial`));
+    const backedUp = await runLocalInProcess([
+      'backup',
+      join(dir, 'x.sqlite'),
+      '--data-dir',
+      source,
+    ]);
+    expect(backedUp.code, backedUp.stderr).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(dir, 'x.sqlite.sha256'), 'utf8')).toMatch(
+      /^[0-9a-f]{64} {2}x\.sqlite\n$/,
+    );
   });
 });
 

@@ -35,7 +35,9 @@ export async function writeChecksum(backup: string): Promise<string> {
   const file = checksumFileOf(backup);
   const line = `${await sha256Of(backup)}  ${basename(backup)}\n`;
   const draft = join(dirname(file), `.${basename(file)}.${process.pid}.partial`);
-  const fd = openSync(draft, 'w', PRIVATE_FILE_MODE);
+  // A leftover of a backup killed with this pid goes; a new file only, never through a link.
+  rmSync(draft, { force: true });
+  const fd = openSync(draft, 'wx', PRIVATE_FILE_MODE);
   try {
     writeSync(fd, line);
     fsyncSync(fd);
