@@ -255,6 +255,9 @@ const REFUSED = [
   ': ${c:=rm}; $c victim',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'echo "${c=rm}" > /dev/null; $c victim',
+  // A name reference reads the variable it names (bash 5.2 ran rm: victim was gone).
+  'declare -n r=c; c=rm; $r victim',
+  'c=rm; typeset -n r=c; "$r" victim',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'c=RM; d="${c,,}"; $d victim',
 ];

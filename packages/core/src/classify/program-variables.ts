@@ -71,8 +71,22 @@ export function recordDeclaredPrograms(
   );
   if (program === 'shift') recordShift(values, words[from]);
   if (!DECLARERS.has(program)) return;
-  for (let index = from; index < words.length; index++)
-    recordAssignedProgram(values, words[index]!);
+  // `declare -n r=c`: $r is c's value, whatever the line gives c after.
+  let nameref = false;
+  for (let index = from; index < words.length; index++) {
+    const word = words[index]!;
+    if (/^-[a-zA-Z]*n/.test(word.text)) nameref = true;
+    recordAssignedProgram(values, word);
+    const named =
+      nameref && !word.dynamic ? /^([A-Za-z_]\w*)=([A-Za-z_]\w*)$/.exec(word.text) : null;
+    if (named !== null) recordProgramValue(values, `&${named[1]}`, named[2]!);
+  }
+}
+
+/** The values of a variable, and of those it refers to (`declare -n r=c`: c's for r). */
+function valuesOf(values: ProgramValues, name: string): string[] {
+  const referred = (values.get(`&${name}`) ?? []).flatMap((target) => values.get(target) ?? []);
+  return [...(values.get(name) ?? []), ...referred];
 }
 
 /**
@@ -89,7 +103,7 @@ export function programAlternatives(text: string, values: ProgramValues): string
   // `$(echo rm) x` and `eval "$(echo rm x)"` run what the substitution prints.
   const printed = match === null && fallback === null ? substitutionValue(text) : null;
   const known = [
-    ...(name === undefined ? [] : (values.get(name) ?? [])),
+    ...(name === undefined ? [] : valuesOf(values, name)),
     ...(fallback === null ? [] : [fallback[2]!]),
     ...(printed === null ? [] : [printed]),
   ];
