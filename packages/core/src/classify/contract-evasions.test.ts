@@ -258,6 +258,13 @@ const REFUSED = [
   // A name reference reads the variable it names (bash 5.2 ran rm: victim was gone).
   'declare -n r=c; c=rm; $r victim',
   'c=rm; typeset -n r=c; "$r" victim',
+  // A script read from the input given -s, or from echo's process substitution (bash 5.2).
+  "bash -s -- a <<< 'rm victim'",
+  "bash -xs <<< 'rm victim'",
+  '. <(echo rm victim)',
+  "source <(printf 'rm victim')",
+  'bash <(echo rm victim)',
+  "sh <(echo 'rm victim')",
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'c=RM; d="${c,,}"; $d victim',
 ];

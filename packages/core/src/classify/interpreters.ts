@@ -1,5 +1,6 @@
 import { catHeredocOutput } from './heredocs.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
+import { substitutionValue } from './substitution-values.js';
 
 /** What an interpreter invocation runs, as far as the classifier can read it. */
 export type Interpreted =
@@ -35,6 +36,8 @@ function readsOtherInput(segment: LexedSegment): boolean {
 /** `bash -lc '...'`, `sh -c`, `bash <<EOF`, `bash script.sh`. */
 function shell(program: string, args: readonly ShellWord[], segment: LexedSegment): Interpreted {
   let commandMode = false;
+  // `bash -s ARGS`: the script is the input, the words after the options its parameters.
+  let inputMode = false;
   let index = 0;
   while (index < args.length) {
     const text = args[index]!.text;
@@ -46,6 +49,7 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
     if (SHELL_VALUED.has(text)) index++;
     else if (/^-[a-zA-Z]+$/.test(text) && text.includes('c')) commandMode = true;
     else if (text === '--command') commandMode = true;
+    if (/^-[a-zA-Z]+$/.test(text) && text.includes('s')) inputMode = true;
     index++;
   }
   const name = `${program} -c`;
@@ -64,10 +68,22 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
     }
     return { kind: 'lines', lines: [script.text], via: name, positional: args.slice(index + 1) };
   }
-  if (index < args.length && !STDIN_FILE.test(args[index]!.text)) {
-    return { kind: 'unreadable', note: `${program} runs a script file` };
+  const script = args[index];
+  if (script !== undefined && !inputMode && !STDIN_FILE.test(script.text)) {
+    return scriptFile(program, script);
   }
   return stdinScript(program, segment);
+}
+
+/**
+ * A script file a shell or `source` runs: unreadable, but for a process substitution of echo or
+ * printf of literal words (`bash <(echo rm x)`), whose text is the script.
+ */
+function scriptFile(program: string, script: ShellWord): Interpreted {
+  const printed = /^\(.*\)$/s.test(script.text) ? substitutionValue(`$${script.text}`) : null;
+  if (script.dynamic && printed !== null)
+    return { kind: 'lines', lines: [printed], via: `${program} <(...)` };
+  return { kind: 'unreadable', note: `${program} runs a script file` };
 }
 
 /** Paths that name the reading process's own input: a script read from one is its here-document. */
@@ -175,7 +191,9 @@ export function interpret(
   }
   if (program === 'source' || program === '.') {
     if (STDIN_FILE.test(args[0]?.text ?? '')) return stdinScript(program, segment);
-    return { kind: 'unreadable', note: `${program} runs a script file` };
+    return args[0] === undefined
+      ? { kind: 'unreadable', note: `${program} runs a script file` }
+      : scriptFile(program, args[0]);
   }
   if (SCRIPT_RUNTIMES.has(program)) {
     const inline = args.some((word) => /^-[a-zA-Z]*[eE]$|^--eval$|^-p$|^--print$/.test(word.text));
