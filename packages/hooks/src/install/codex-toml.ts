@@ -1,5 +1,5 @@
 import { commandOf, HOOK_ENTRIES, type HookCommands } from './entries.js';
-import { tomlLineProblem } from './toml-lines.js';
+import { tomlKeyLines, tomlLineProblem } from './toml-lines.js';
 
 /** The lines that open and close the block Airlock owns in Codex's config.toml. */
 export const BLOCK_BEGIN =
@@ -50,29 +50,50 @@ function blockLines(lines: readonly string[]): { begin: number; end: number } | 
 }
 
 /**
+ * A key set after Airlock's block before any table header of its own (`model = "o3"` appended
+ * to the file): TOML reads it as a field of Airlock's last hook, not as the top-level setting it
+ * looks like, and taking the block out would move it under the table before the block (a key
+ * set twice there: a file Codex cannot read). Why, or null when there is none.
+ */
+function keyAfterBlock(lines: readonly string[], end: number): string | null {
+  const after = lines.slice(end + 1);
+  const stray = tomlKeyLines(after).find(({ table }) => table === null);
+  if (!stray) return null;
+  const number = end + 2 + after.findIndex((line) => line.trim() === stray.line);
+  const shown = stray.line.length > 60 ? `${stray.line.slice(0, 57)}...` : stray.line;
+  return `line ${number} (${shown}) follows Airlock's block with no table header of its own, so TOML reads it as part of Airlock's last hook; move it above Airlock's block (line ${lines.findIndex((line) => line.startsWith(BEGIN_MARK)) + 1}), then run this again`;
+}
+
+/**
  * Why Airlock cannot add its block to (or take it out of) a config.toml, or
  * null. Read conservatively, line by line (no TOML parser): hooks declared
  * outside Airlock's block would clash with its `[[hooks.EVENT]]` tables, a
- * block without its end line cannot be told apart from what follows, and a
+ * block without its end line cannot be told apart from what follows, a key
+ * set after the block with no table of its own is read as part of it, and a
  * string or table header left open is not TOML (see `tomlLineProblem`).
  */
 export function codexConfigProblem(text: string): string | null {
   const lines = text.split('\n');
   const block = blockLines(lines);
   if (typeof block === 'string') return block;
+  const stray = block ? keyAfterBlock(lines, block.end) : null;
+  if (stray) return stray;
   const outside = block ? [...lines.slice(0, block.begin), ...lines.slice(block.end + 1)] : lines;
   return tomlLineProblem(outside);
 }
 
 /**
  * Removes Airlock's block from a config.toml text; says whether there was one.
- * @throws Error when the block's lines are damaged (see {@link codexConfigProblem}).
+ * @throws Error when the block's lines are damaged, or a key follows it
+ *   outside any table of its own (see {@link codexConfigProblem}).
  */
 export function withoutCodexBlock(text: string): { text: string; removed: boolean } {
-  const block = blockLines(text.split('\n'));
+  const lines = text.split('\n');
+  const block = blockLines(lines);
   if (typeof block === 'string') throw new Error(block);
   if (block === null) return { text, removed: false };
-  const lines = text.split('\n');
+  const stray = keyAfterBlock(lines, block.end);
+  if (stray) throw new Error(stray);
   const before = lines.slice(0, block.begin).join('\n').replace(/\n+$/, '');
   const after = lines
     .slice(block.end + 1)
