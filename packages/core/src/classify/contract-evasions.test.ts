@@ -265,6 +265,11 @@ const REFUSED = [
   "source <(printf 'rm victim')",
   'bash <(echo rm victim)',
   "sh <(echo 'rm victim')",
+  // A program found by a lookup of its path (bash 5.2 ran rm: victim was gone).
+  '$(which rm) victim',
+  '"$(command -v rm)" victim',
+  'c=$(type -P rm); $c victim',
+  'c=`basename /bin/rm`; $c victim',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'c=RM; d="${c,,}"; $d victim',
 ];

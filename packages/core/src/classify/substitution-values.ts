@@ -1,8 +1,9 @@
 import { lexOnce } from './shell-lexer.js';
 
 /*
- * The value of a command substitution that prints literal words: `c=$(echo rm); $c x` and
- * c=`printf rm` run rm. Only echo and printf given words without expansions are read.
+ * The value of a command substitution that prints literal words: `c=$(echo rm); $c x`,
+ * c=`printf rm` and `$(which rm) x` run rm. Only echo and printf given words without
+ * expansions, and lookups of a program's path, are read.
  */
 
 /** Longer substitutions print no program's name: they are not read. */
@@ -42,8 +43,21 @@ export function substitutionValue(value: string): string | null {
   const { words, substitutions, redirections, inputs } = segment;
   if (substitutions.length > 0 || redirections.length > 0 || inputs.length > 0) return null;
   if (words.some((word) => word.dynamic)) return null;
-  const text = printedText(words.map((word) => word.text));
+  const texts = words.map((word) => word.text);
+  const text = printedText(texts) ?? lookedUp(texts[0], texts.slice(1));
   return text === null ? null : text.replace(/\n+$/, '');
+}
+
+/**
+ * The program a lookup prints the path of (`rm` of `which rm`, `command -v rm`, `type -P rm`),
+ * or the name basename prints (`basename /bin/rm`): a path a program word runs as that program.
+ */
+function lookedUp(program: string | undefined, args: readonly string[]): string | null {
+  const [first, second, ...rest] = args;
+  if (rest.length > 0 || first === undefined) return null;
+  if (program === 'which' || program === 'basename') return second === undefined ? first : null;
+  const option = program === 'command' ? /^-[vV]$/ : program === 'type' ? /^-[pP]$/ : null;
+  return option?.test(first) && second !== undefined ? second : null;
 }
 
 /** What echo or printf given these literal words (the program first) prints; null for any other. */
