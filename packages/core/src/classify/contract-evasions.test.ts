@@ -270,6 +270,13 @@ const REFUSED = [
   '"$(command -v rm)" victim',
   'c=$(type -P rm); $c victim',
   'c=`basename /bin/rm`; $c victim',
+  // A slice of a list's elements (bash 5.2 ran rm: victim was gone).
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'set -- rm victim; "${@:1}"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'set -- x rm victim; "${@:2}"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'a=(x rm victim); "${a[@]:1:2}"',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   'c=RM; d="${c,,}"; $d victim',
 ];

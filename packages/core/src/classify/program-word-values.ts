@@ -107,6 +107,16 @@ function valuesOf(name: string, values: ReadonlyMap<string, readonly string[]>):
   });
 }
 
+const SLICE = /^:\s*([0-9]+)(?::\s*([0-9]+))?$/;
+
+/** The elements of a list's value (joined at blanks) a slice takes, counted from `first`. */
+function sliceElements(value: string, slice: RegExpExecArray, first: number): string {
+  const from = Math.max(0, Number(slice[1]) - first);
+  const elements = value.split(/\s+/).filter((element) => element !== '');
+  const end = slice[2] === undefined ? undefined : from + Number(slice[2]);
+  return elements.slice(from, end).join(' ');
+}
+
 /** One `${...}` body's values: `!name`, `name[@]`, `name` and an operation after it. */
 function braceValues(
   body: string,
@@ -120,8 +130,15 @@ function braceValues(
   const direct = valuesOf(name, values);
   const named = indirect ? direct.flatMap((target) => valuesOf(target, values)) : direct;
   if (named.length === 0) return null;
+  // `${@:1}` and `${a[@]:0:2}` slice the elements, not the characters (`$@` counts from $1).
+  const listed = /^[@*]$/.test(name) || /^\[[@*]\]/.test(rest.slice(name.length));
+  const slice = listed && !indirect ? SLICE.exec(after) : null;
   const out: string[] = [];
   for (const value of named) {
+    if (slice !== null) {
+      out.push(sliceElements(value, slice, /^[@*]$/.test(name) ? 1 : 0));
+      continue;
+    }
     const operated = operate(value, after);
     if (operated === null) return null;
     out.push(...operated);
