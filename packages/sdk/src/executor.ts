@@ -228,9 +228,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
             deadlineIn,
           );
     try {
-      // A claim that lands once closing began is handed back without running its tool (its lease
-      // shortened, so the row goes out again at once); so is a handed-in claim whose lease
-      // already lapsed (another claim may hold the row by now).
+      // A claim that lands once closing began is handed back without running its tool (released,
+      // so the row goes out again at once); so is a handed-in claim whose lease already lapsed
+      // (another claim may hold the row by now: the kernel then refuses the release).
       const handBack = closing;
       const lapsed = !handBack && !lease.mayHold();
       if (lapsed) {
@@ -254,6 +254,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
               abandoned,
             ]);
       if (lost) return null;
+      // A tool that never started is handed back unrun; one that may have started is not (its
+      // lease is shortened, and the kernel decides whether it may run again).
+      if (handBack || lapsed) {
+        await lease.handBack();
+        return null;
+      }
       if (ran === null) {
         await lease.release();
         return null;
@@ -352,7 +358,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       return claimed ? claimed.run : null;
     },
     async runClaimed(claim, claimedOptions = {}) {
-      // Once closing began the claim is handed back unrun (runClaim shortens its lease).
+      // Once closing began the claim is handed back unrun (runClaim releases it).
       return track(runClaim(claim, claimedOptions.sentAt ?? null), false);
     },
     async close(closeOptions = {}) {

@@ -285,6 +285,8 @@ export const EVENT_SCHEMAS = [
   event('task.failed', taskData({ error: FailureSchema.optional(), reminders })),
   event('task.expired', taskData({ error: FailureSchema.optional() })),
   event('task.lease_expired', taskData({})),
+  // Its executor handed the claim back before running the tool: the row is runnable again.
+  event('task.released', taskData({})),
   event('task.canceled', taskData({})),
   // A change of policy: `run_id` is the approved row's run for a remember, else empty.
   event('policy.changed', PolicyChangeSchema.extend({ detail: z.string() }).loose()),

@@ -126,6 +126,10 @@ export const OPERATION_ROUTES = {
     method: 'POST',
     path: '/executor_api/v1/runs/{run_id}/tasks/{task_key}/commit',
   },
+  'executor.release': {
+    method: 'POST',
+    path: '/executor_api/v1/runs/{run_id}/tasks/{task_key}/release',
+  },
   'credentials.create': { method: 'POST', path: '/api/v1/workspaces/{workspace_id}/credentials' },
   'credentials.list': { method: 'GET', path: '/api/v1/workspaces/{workspace_id}/credentials' },
   'credentials.self': { method: 'GET', path: '/api/v1/workspaces/{workspace_id}/credentials/self' },

@@ -1,5 +1,5 @@
 import { LeaseSchema } from '@airlock/core';
-import { isLeaseLostError } from '../errors.js';
+import { AirlockError, isLeaseLostError } from '../errors.js';
 import type { OperationsClient } from '../internal/transport.js';
 
 /** The address a claim's heartbeats and commit present. */
@@ -14,6 +14,9 @@ const SHORTEST_LEASE_MS = LeaseSchema.unwrap().minValue ?? 1000;
 
 /** How long a release may take before close stops waiting for it. */
 const RELEASE_WAIT_MS = 2000;
+
+/** What a hand-back may answer when there is nothing left to hand back: the lease is not shortened. */
+const HANDED_BACK_ANYWAY: readonly string[] = ['lease_lost', 'task_not_found', 'run_not_running'];
 
 /** A claim's lease, kept alive by heartbeats while its row runs and commits. */
 export interface Lease {
@@ -42,6 +45,14 @@ export interface Lease {
    * a whole lease; resolves within two seconds even when the kernel does not answer.
    */
   release(): Promise<void>;
+  /**
+   * For a claim whose tool never started: stops heartbeating and hands the claim back
+   * (`executor.release`), so the row is runnable again at once and the kernel never reads it
+   * as a lapse (which fails a tool the manifest does not declare safe to run again). A kernel
+   * that does not answer the release (older than this SDK, or out of reach) gets
+   * {@link Lease.release}'s shortened lease instead; resolves within two seconds either way.
+   */
+  handBack(): Promise<void>;
 }
 
 /** A lease as the kernel answered a claim or heartbeat; `lease_ms` is missing from a kernel older than this SDK. */
@@ -159,21 +170,43 @@ export function holdLease(options: HoldLeaseOptions): Lease {
     async release() {
       stop();
       if (lost) return;
-      const shortened = operations.executor.heartbeat
-        .mutate({ ...address, lease_ms: Math.min(SHORTEST_LEASE_MS, leaseMs) })
-        .then(
-          () => {},
-          // Lost, committed meanwhile, or no kernel: the lease lapses by itself then.
-          () => {},
-        );
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, RELEASE_WAIT_MS);
-      });
-      await Promise.race([shortened, waited]);
-      clearTimeout(timer);
+      await withinReleaseWait(shorten());
+    },
+    async handBack() {
+      stop();
+      if (lost) return;
+      const handedBack = operations.executor.release.mutate(address).then(
+        () => {},
+        (error: unknown) => {
+          // The claim no longer holds the row, or the run ended: nothing is left to hand back.
+          if (error instanceof AirlockError && HANDED_BACK_ANYWAY.includes(error.code)) return;
+          // A kernel without the operation, or none answering: shorten the lease instead.
+          return shorten();
+        },
+      );
+      await withinReleaseWait(handedBack);
     },
   };
+
+  /** Asks for the shortest lease; lost, committed meanwhile, or no kernel: it lapses by itself then. */
+  function shorten(): Promise<void> {
+    return operations.executor.heartbeat
+      .mutate({ ...address, lease_ms: Math.min(SHORTEST_LEASE_MS, leaseMs) })
+      .then(
+        () => {},
+        () => {},
+      );
+  }
+}
+
+/** Resolves when `work` does, or after {@link RELEASE_WAIT_MS}, whichever comes first. */
+async function withinReleaseWait(work: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, RELEASE_WAIT_MS);
+  });
+  await Promise.race([work, waited]);
+  clearTimeout(timer);
 }
 
 /**

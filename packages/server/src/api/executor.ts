@@ -6,6 +6,7 @@ import {
   heartbeat,
   listInbox,
 } from '../kernel/verbs/executor.js';
+import { releaseClaim } from '../kernel/verbs/release-claim.js';
 import { implement } from './operation.js';
 
 /** GET /executor_api/v1/inbox */
@@ -64,6 +65,19 @@ export const commit = implement(
       outcome: input.outcome,
       result: input.result,
       error: input.error,
+    });
+  },
+);
+
+/** POST /executor_api/v1/runs/{run}/tasks/{key}/release */
+export const release = implement(
+  OPERATION_CONTRACTS['executor.release'],
+  ({ kernel, principal }, input) => {
+    return releaseClaim(kernel.context, principal, {
+      workspaceId: principal.workspace_id,
+      runId: input.run_id,
+      taskKey: input.task_key,
+      claimId: input.claim_id,
     });
   },
 );

@@ -13,7 +13,14 @@ import { getApprovalPolicy, replaceApprovalPolicy } from './approval-policy.js';
 import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
-import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import {
+  claim,
+  claimNextOperation,
+  commit,
+  heartbeatOperation,
+  inbox,
+  release,
+} from './executor.js';
 import { cancelCall, submitCalls } from './gateway.js';
 import { claudeCodeHook, codexHook, geminiHook, hookEvent } from './hooks.js';
 import { listNotifications, redeliverNotification } from './notifications.js';
@@ -79,6 +86,7 @@ const IMPLEMENTATIONS: Implementations = {
   'executor.claimNext': claimNextOperation,
   'executor.heartbeat': heartbeatOperation,
   'executor.commit': commit,
+  'executor.release': release,
   'credentials.create': createCredentialOperation,
   'credentials.list': listCredentialsOperation,
   'credentials.self': selfCredentialOperation,

@@ -8,6 +8,7 @@ const RUNNABLE_EVENTS = new Set([
   'task.granted',
   'task.approved',
   'task.lease_expired',
+  'task.released',
   'task.retried',
 ]);
 

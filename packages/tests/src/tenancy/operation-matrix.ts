@@ -281,6 +281,12 @@ export const PROBES: Readonly<Record<OperationName, readonly Probe[]>> = {
       input: (t) => ({ run_id: t.claimedRun, task_key: 't1', claim_id: t.claim, lease_ms: 60_000 }),
     },
   ],
+  'executor.release': [
+    {
+      names: ['claimedRun', 'claim'],
+      input: (t) => ({ run_id: t.claimedRun, task_key: 't1', claim_id: t.claim }),
+    },
+  ],
   'executor.commit': [
     {
       names: ['claimedRun', 'claim'],

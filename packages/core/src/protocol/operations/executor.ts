@@ -72,3 +72,20 @@ export const commitContract = defineContract({
   output: TaskViewSchema,
   errors: ['task_not_found', 'not_claimable_kind', 'lease_lost', 'run_not_running'],
 });
+
+/**
+ * POST /executor_api/v1/runs/{run}/tasks/{key}/release: for a claim whose tool
+ * the executor never started. The row is runnable again at once (its claim
+ * cleared, `task.released` in its history); a repeat answers the row as it is
+ * while it is still runnable. An executor that may have started the tool lets
+ * the lease lapse instead, and the kernel decides.
+ */
+export const releaseContract = defineContract({
+  ...operationRoute('executor.release'),
+  summary:
+    'Hand back a claim whose tool never started: the row is runnable again at once, not a lapse (409 lease_lost when the claim no longer holds the row)',
+  planes: ['executor'],
+  input: z.strictObject({ ...ExecutorTaskParams, claim_id: IdSchema }),
+  output: TaskViewSchema,
+  errors: ['task_not_found', 'lease_lost', 'run_not_running'],
+});

@@ -24,6 +24,7 @@ import {
   commitContract,
   heartbeatContract,
   inboxContract,
+  releaseContract,
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
 import {
@@ -94,6 +95,7 @@ export interface OperationContracts {
   readonly 'executor.claimNext': typeof claimNextContract;
   readonly 'executor.heartbeat': typeof heartbeatContract;
   readonly 'executor.commit': typeof commitContract;
+  readonly 'executor.release': typeof releaseContract;
   readonly 'credentials.create': typeof createCredentialContract;
   readonly 'credentials.list': typeof listCredentialsContract;
   readonly 'credentials.self': typeof selfCredentialContract;
@@ -150,6 +152,7 @@ export const OPERATION_CONTRACTS: OperationContracts = {
   'executor.claimNext': claimNextContract,
   'executor.heartbeat': heartbeatContract,
   'executor.commit': commitContract,
+  'executor.release': releaseContract,
   'credentials.create': createCredentialContract,
   'credentials.list': listCredentialsContract,
   'credentials.self': selfCredentialContract,

@@ -125,7 +125,7 @@ function targetOf(verb: TaskVerb, state: TaskState): TaskState {
 }
 
 function matchOf(verb: TaskVerb) {
-  return ['heartbeat', 'commit', 'settle_held_call', 'lease_lapse'].includes(verb)
+  return ['heartbeat', 'commit', 'release', 'settle_held_call', 'lease_lapse'].includes(verb)
     ? { claim_id: 'claim_1' }
     : {};
 }
@@ -214,6 +214,7 @@ for (const backend of all) {
           'claim',
           'heartbeat',
           'commit',
+          'release',
           'settle_held_call',
           'lease_lapse',
           'fence',

@@ -153,6 +153,17 @@ export const TASK_VERBS = {
     refusal: 'lease_lost',
     actor: 'executor',
   },
+  release: {
+    summary:
+      'the claim holder hands back a claim whose tool it never started: the row returns to the inbox at once',
+    from: ['claimed'],
+    to: ['runnable'],
+    emits: ['task.released'],
+    run: 'running',
+    kinds: CLAIMABLE_KINDS,
+    refusal: 'lease_lost',
+    actor: 'executor',
+  },
   settle_held_call: {
     summary:
       "a call still held when its run ended fails outcome_unknown (it may have run), never canceled: a hooked agent's own call at the stop or when its lease lapses (a late report corrects it), an executor's when its lease lapses without a commit",
