@@ -87,8 +87,9 @@ export type HookedRanCall = z.infer<typeof RanCallSchema>;
  * The largest hook event the kernel reads whatever its body limit: a
  * `PreToolUse` of a file the agent writes carries the whole file, and a
  * `PostToolUse` the file again or a tool's long output (of which the kernel
- * keeps 16 KiB). Refused as too large, a check would refuse the call and a
- * report would leave a call that ran recorded as not run.
+ * keeps 16 KiB). Past it, REST reads a hook event up to 64 MiB with each long
+ * string cut to its start: a report lands with a note that it was cut, and a
+ * check is refused, since a cut command is not the one that would run.
  */
 export const HOOK_BODY_BYTES = 16 * 1024 * 1024;
 
