@@ -65,12 +65,12 @@ describe('targets from input schemas', () => {
         }),
       ),
     ).toEqual([
-      { pointer: '/path', kind: 'path' },
-      { pointer: '/paths', kind: 'path' },
-      { pointer: '/destination', kind: 'path' },
+      { pointer: '/path', kind: 'path', relative_to: 'server_root' },
+      { pointer: '/paths', kind: 'path', relative_to: 'server_root' },
+      { pointer: '/destination', kind: 'path', relative_to: 'server_root' },
       { pointer: '/url', kind: 'url' },
       { pointer: '/callback_url', kind: 'url' },
-      { pointer: '/odd~1name_path', kind: 'path' },
+      { pointer: '/odd~1name_path', kind: 'path', relative_to: 'server_root' },
     ]);
     expect(targetsOf(schema())).toEqual([]);
   });
@@ -96,7 +96,7 @@ describe('manifest entries', () => {
         description: 'Write a file',
         input_schema: write.inputSchema,
         risk_traits: ['write', 'delete', 'destructive'],
-        targets: [{ pointer: '/path', kind: 'path' }],
+        targets: [{ pointer: '/path', kind: 'path', relative_to: 'server_root' }],
         availability: 'available',
         execution: 'sequential',
       },

@@ -4,10 +4,14 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 // The risk traits are core's (spec 003's tool manifest); re-exported for the bridge's users.
 export { RISK_TRAITS, type RiskTrait };
 
-/** Where a call's input names what it acts on: a JSON pointer and its kind. */
+/**
+ * Where a call's input names what it acts on: a JSON pointer and its kind. A path is read from
+ * the server's root (`relative_to`), as core's ToolTarget says.
+ */
 export interface ManifestTarget {
   pointer: string;
   kind: 'path' | 'url';
+  relative_to?: 'server_root';
 }
 
 /** One entry of the profile's tool manifest, in the shape the kernel's `tool_manifest` takes. */
@@ -19,6 +23,8 @@ export interface ToolManifestEntry {
   targets?: ManifestTarget[];
   availability: 'available' | 'unavailable';
   execution: 'parallel' | 'sequential';
+  /** The server says the tool is idempotent (`idempotentHint`): a lapsed claim of it may run again. */
+  idempotent?: boolean;
 }
 
 /** The separator between a server's name and its tool's name: `fs__write_file`. */
@@ -62,7 +68,9 @@ const URL_PROPERTY = /^(url|uri|href)$|(_url|Url|_uri|Uri)$/;
 
 /**
  * The targets of a tool: its top-level string (or string array) input
- * properties whose names say they hold a path or a URL.
+ * properties whose names say they hold a path or a URL. An MCP server reads a
+ * relative path from its own root (the filesystem server: its first allowed
+ * directory), never the agent's working directory, so each path says so.
  */
 export function targetsOf(inputSchema: Tool['inputSchema']): ManifestTarget[] {
   const targets: ManifestTarget[] = [];
@@ -73,7 +81,7 @@ export function targetsOf(inputSchema: Tool['inputSchema']): ManifestTarget[] {
     if (!holdsText) continue;
     const pointer = `/${property.replaceAll('~', '~0').replaceAll('/', '~1')}`;
     if (PATH_PROPERTY.test(property) || property === 'paths')
-      targets.push({ pointer, kind: 'path' });
+      targets.push({ pointer, kind: 'path', relative_to: 'server_root' });
     else if (URL_PROPERTY.test(property) || property === 'urls')
       targets.push({ pointer, kind: 'url' });
   }
@@ -99,6 +107,7 @@ export function manifestEntries(serverName: string, tools: readonly Tool[]): Too
     };
     if (tool.description !== undefined) entry.description = tool.description;
     if (targets.length > 0) entry.targets = targets;
+    if (tool.annotations?.idempotentHint === true) entry.idempotent = true;
     return entry;
   });
 }

@@ -268,6 +268,21 @@ function foundBelow(
   return inWorkingDirectory(`**/*${raw}`, base);
 }
 
+/** How Claude Code and Codex name an MCP server's tool in a hook: `mcp__SERVER__TOOL`. */
+const MCP_HOOK_PREFIX = 'mcp__';
+
+/**
+ * The directories a target's relative paths are read from: the working directory, and for a tool
+ * whose server reads them from a root of its own (ToolTarget's `relative_to: server_root`) the
+ * project root too (undefined), when the two differ.
+ */
+function readFrom(
+  base: string | null | undefined,
+  serverRoot: boolean,
+): (string | null | undefined)[] {
+  return serverRoot && base !== undefined && base !== '.' ? [base, undefined] : [base];
+}
+
 /** Whether a target's paths name files: `file`, and each path a patch names. */
 function fileNamed(target: ToolTarget): 'file' | undefined {
   return target.names === 'file' || target.names === 'patch' ? 'file' : undefined;
@@ -275,19 +290,21 @@ function fileNamed(target: ToolTarget): 'file' | undefined {
 
 /**
  * The canonical targets of a call, in the order the manifest lists its target fields, a
- * relative path read from the call's working directory ({@link inWorkingDirectory}). An
+ * relative path read from the call's working directory ({@link inWorkingDirectory}) and, for a
+ * tool whose server reads it from its own root ({@link readFrom}), from the project root too. An
  * empty path is the directory a tool resolves it against, the working directory (the project
  * root when none is given, `.`), as `path.resolve(cwd, '')` reads it: a tool deleting `""`
  * must meet the rules over what it holds; so is a missing one whose target says
  * `when_absent: working_directory` (a search given no path). An empty URL names nothing.
  */
 export function callTargets(
-  entry: Pick<ToolManifestEntry, 'targets'> | undefined,
+  entry: (Pick<ToolManifestEntry, 'targets'> & { name?: string }) | undefined,
   input: unknown,
   projectRoot: string | undefined,
   workingDirectory?: string,
 ): CanonicalTarget[] {
   const base = workingBase(workingDirectory, projectRoot);
+  const mcpTool = entry?.name?.startsWith(MCP_HOOK_PREFIX) === true;
   const targets: CanonicalTarget[] = [];
   let pathCount = 0;
   let overflow = false;
@@ -320,12 +337,17 @@ export function callTargets(
             target.name_type === undefined ? [] : stringsAtPointer(input, target.name_type),
           );
     const placedPaths = absent ? [''] : underItsDirectory(paths, target, input);
-    if (overflow || placedPaths === null || pathCount + placedPaths.length > MAX_PATH_TARGETS) {
+    const bases = readFrom(base, mcpTool || target.relative_to === 'server_root');
+    const count = placedPaths === null ? 0 : placedPaths.length * bases.length;
+    if (overflow || placedPaths === null || pathCount + count > MAX_PATH_TARGETS) {
       overflow = true;
       continue;
     }
-    pathCount += placedPaths.length;
-    for (const raw of placedPaths) {
+    pathCount += count;
+    const placings = placedPaths.flatMap((raw) =>
+      (raw.startsWith('/') ? bases.slice(0, 1) : bases).map((from) => [raw, from] as const),
+    );
+    for (const [raw, base] of placings) {
       if (raw.length > MAX_PATH_LENGTH) {
         targets.push(ANYWHERE);
         continue;

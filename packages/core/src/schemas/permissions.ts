@@ -54,6 +54,14 @@ export const ToolTargetSchema = z.strictObject({
    */
   when_missing: z.enum(['found_below']).optional(),
   /**
+   * For a path: `server_root` when the tool's server reads a relative path from a root of its own,
+   * not the agent's working directory (an MCP server: the filesystem server's first allowed
+   * directory, taken to be the project root); such a path is read from the project root as well
+   * as from the working directory, the strictest verdict winning. A tool named `mcp__SERVER__TOOL`
+   * (Claude Code's and Codex's name of an MCP server's tool) is read so without it.
+   */
+  relative_to: z.enum(['server_root']).optional(),
+  /**
    * For a path: the JSON pointer of the input field naming the directory a relative path is read
    * from (Glob's `pattern` from its `path`); absent, or when that field is, the call's working
    * directory.
