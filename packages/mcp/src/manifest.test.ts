@@ -119,3 +119,47 @@ describe('manifest entries', () => {
     expect(prefixedName('memory', 'create_entities')).toBe('memory__create_entities');
   });
 });
+
+describe("the filesystem server's listing tools", () => {
+  const readOnly = { readOnlyHint: true, openWorldHint: false };
+  const listDirectory: Tool = {
+    name: 'list_directory',
+    inputSchema: schema({ path: { type: 'string' } }),
+    annotations: readOnly,
+  };
+  const targets = (tool: Tool) => manifestEntries('fs', [tool])[0]?.targets;
+
+  it('reads their paths as listings, a search pattern under its path', () => {
+    expect(targets(listDirectory)).toEqual([
+      { pointer: '/path', kind: 'path', names: 'listing', relative_to: 'server_root' },
+    ]);
+    const search: Tool = {
+      name: 'search_files',
+      inputSchema: schema({
+        path: { type: 'string' },
+        pattern: { type: 'string' },
+        excludePatterns: { type: 'array', items: { type: 'string' } },
+      }),
+      annotations: readOnly,
+    };
+    expect(targets(search)).toEqual([
+      {
+        pointer: '/pattern',
+        kind: 'path',
+        names: 'listing',
+        under: '/path',
+        relative_to: 'server_root',
+      },
+      { pointer: '/path', kind: 'path', names: 'listing', relative_to: 'server_root' },
+    ]);
+  });
+
+  it('reads a tool of that name otherwise declared as one that may read through its path', () => {
+    const through = [{ pointer: '/path', kind: 'path', relative_to: 'server_root' }];
+    expect(targets({ ...listDirectory, annotations: { readOnlyHint: false } })).toEqual(through);
+    expect(targets({ ...listDirectory, annotations: undefined })).toEqual(through);
+    const withContent = schema({ path: { type: 'string' }, content: { type: 'boolean' } });
+    expect(targets({ ...listDirectory, inputSchema: withContent })).toEqual(through);
+    expect(targets({ ...listDirectory, name: 'read_directory' })).toEqual(through);
+  });
+});

@@ -1,16 +1,20 @@
 import { RISK_TRAITS, type RiskTrait } from '@airlock/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { listingTargetsOf } from './listing-tools.js';
 
 // The risk traits are core's (spec 003's tool manifest); re-exported for the bridge's users.
 export { RISK_TRAITS, type RiskTrait };
 
 /**
  * Where a call's input names what it acts on: a JSON pointer and its kind. A path is read from
- * the server's root (`relative_to`), as core's ToolTarget says.
+ * the server's root (`relative_to`), and may be a directory whose names alone the tool prints
+ * (`names: 'listing'`, under the directory `under` points at), as core's ToolTarget says.
  */
 export interface ManifestTarget {
   pointer: string;
   kind: 'path' | 'url';
+  names?: 'listing';
+  under?: string;
   relative_to?: 'server_root';
 }
 
@@ -97,7 +101,7 @@ export function targetsOf(inputSchema: Tool['inputSchema']): ManifestTarget[] {
 export function manifestEntries(serverName: string, tools: readonly Tool[]): ToolManifestEntry[] {
   return tools.map((tool) => {
     const traits = riskTraitsOf(tool.annotations);
-    const targets = targetsOf(tool.inputSchema);
+    const targets = listingTargetsOf(tool) ?? targetsOf(tool.inputSchema);
     const entry: ToolManifestEntry = {
       name: prefixedName(serverName, tool.name),
       input_schema: tool.inputSchema as Record<string, unknown>,

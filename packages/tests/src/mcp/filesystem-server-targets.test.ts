@@ -59,3 +59,38 @@ describe("the filesystem server's relative paths, as the bridge's manifest reads
     expect(decide('fs__read_text_file', { path: 'docs/guide.md' }, undefined)).toBe('allow');
   });
 });
+
+describe("the filesystem server's listings print names, never content", () => {
+  it('lists names alone', async () => {
+    expect(await run('list_directory', { path: '.' })).not.toContain('the real key');
+    expect(await run('directory_tree', { path: '.' })).not.toContain('the real key');
+    expect(await run('search_files', { path: '.', pattern: '**/key' })).not.toContain(
+      'the real key',
+    );
+  });
+
+  it.each([
+    ['fs__list_directory', { path: '.' }],
+    ['fs__list_directory', { path: 'docs' }],
+    ['fs__list_directory_with_sizes', { path: '.' }],
+    ['fs__directory_tree', { path: '.' }],
+    ['fs__directory_tree', { path: '.', excludePatterns: ['node_modules'] }],
+    ['fs__search_files', { path: '.', pattern: '**/*.md' }],
+  ])('runs %s %j unasked under a deny of secrets/**', (tool, input) => {
+    expect(decide(tool, input, undefined)).toBe('allow');
+  });
+
+  it.each([
+    ['fs__list_directory', { path: 'secrets' }],
+    ['fs__list_directory_with_sizes', { path: 'secrets/' }],
+    ['fs__directory_tree', { path: 'secrets' }],
+    ['fs__search_files', { path: 'secrets', pattern: '*' }],
+    ['fs__search_files', { path: '.', pattern: 'secrets/*' }],
+  ])('still refuses %s %j: it lists a guarded directory itself', (tool, input) => {
+    expect(decide(tool, input, undefined)).toBe('deny');
+  });
+
+  it('still refuses a listing of the guarded directory made from below it', () => {
+    expect(decide('fs__list_directory', { path: 'secrets' }, join(root, 'docs'))).toBe('deny');
+  });
+});
