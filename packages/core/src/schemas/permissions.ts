@@ -117,6 +117,12 @@ export const ToolManifestEntrySchema = z.strictObject({
   availability: z.enum(['available', 'unavailable']).optional(),
   execution: z.enum(['parallel', 'sequential']).optional(),
   group: z.string().min(1).max(200).optional(),
+  /**
+   * The tool may run twice on one call with no effect beyond the first run's (MCP's
+   * `idempotentHint`): an executor's claim of it that lapsed runs again on the next executor,
+   * as a read-only tool's does, instead of failing `outcome_unknown`.
+   */
+  idempotent: z.boolean().optional(),
 });
 export type ToolManifestEntry = z.infer<typeof ToolManifestEntrySchema>;
 

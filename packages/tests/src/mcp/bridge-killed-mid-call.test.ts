@@ -13,7 +13,7 @@ import { kernelStores } from '../support/postgres.js';
  * A bridge process killed in the middle of a tool call leaves its claim to lapse. The kernel
  * cannot tell whether the tool ran, so a tool the bridge registered as anything but read-only
  * is not run again on the same approval: the row fails outcome_unknown saying why, and the run
- * goes on. A read-only tool may run again, on the next bridge.
+ * goes on. A read-only tool, or one its server says is idempotent, may run again, on the next bridge.
  */
 const BRIDGE = fileURLToPath(new URL('./fixtures/bridge-process.mjs', import.meta.url));
 
@@ -104,6 +104,12 @@ for (const store of await kernelStores()) {
         attempts: 1,
         error: { code: 'outcome_unknown', detail: expect.stringContaining('may have run') },
       });
+    });
+
+    it('a tool its server says is idempotent runs again on the next bridge', async () => {
+      const { task, ran } = await killMidCall('idempotent', { IDEMPOTENT: '1' });
+      expect(ran).toBe(2);
+      expect(task).toMatchObject({ state: 'succeeded', attempts: 2 });
     });
 
     it('a read-only tool runs again on the next bridge', async () => {
