@@ -73,6 +73,34 @@ describe('executor.release against a real kernel', () => {
     expect(task).toMatchObject({ state: 'succeeded', error: null });
   });
 
+  it('from a kernel without executor.release, close() still shortens the lease of a claim it hands back', async () => {
+    const claims = holdingClaims();
+    // An older kernel: no such route.
+    const olderKernel: typeof fetch = (input, init) =>
+      String(input).endsWith('/release')
+        ? Promise.resolve(
+            Response.json({ error: { code: 'not_found', detail: 'no route' } }, { status: 404 }),
+          )
+        : claims.fetch(input, init);
+    // The default 30 s lease: only a shortened one lapses within the test.
+    const closing = start({ pay: () => 'paid' }, { fetch: olderKernel });
+    await closing.ready;
+    const created = await runs().create(payRun());
+    await eventually(claims.isHeld, { what: 'the claim to be granted and held back' });
+    const closed = closing.close();
+    claims.land();
+    await closed;
+    // The write's shortened lease lapses, and the kernel cannot tell it never ran.
+    const [task] = await eventually(
+      async () => {
+        const tasks = await runs().run(created.id).tasks();
+        return tasks[0]?.state === 'failed' && tasks;
+      },
+      { timeoutMs: 15_000, what: 'the shortened lease to lapse' },
+    );
+    expect(task).toMatchObject({ error: { code: 'outcome_unknown' } });
+  });
+
   it('puts a claimed row back to runnable, answers a repeat as it is, and refuses a wrong claim', async () => {
     const created = await runs().create(payRun());
     const row = await eventually(async () => {
