@@ -1,3 +1,4 @@
+import { evaluatePermissions } from '@airlock/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { manifestEntries, prefixedName, RISK_TRAITS, riskTraitsOf, targetsOf } from './manifest.js';
@@ -161,5 +162,43 @@ describe("the filesystem server's listing tools", () => {
     const withContent = schema({ path: { type: 'string' }, content: { type: 'boolean' } });
     expect(targets({ ...listDirectory, inputSchema: withContent })).toEqual(through);
     expect(targets({ ...listDirectory, name: 'read_directory' })).toEqual(through);
+  });
+});
+
+describe('a list of paths under a plural name', () => {
+  // mcp-server-git's git_add {repo_path, files: ['secrets/key']} stages each file it names.
+  const gitAdd: Tool = {
+    name: 'git_add',
+    inputSchema: schema({
+      repo_path: { type: 'string' },
+      files: { type: 'array', items: { type: 'string' } },
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  };
+
+  it('reads files, file_paths and the like as paths', () => {
+    const strings = { type: 'array', items: { type: 'string' } };
+    const pointers = targetsOf(
+      schema({ files: strings, file_paths: strings, sourcePaths: strings, filenames: strings }),
+    ).map((target) => target.pointer);
+    expect(pointers).toEqual(['/files', '/file_paths', '/sourcePaths', '/filenames']);
+  });
+
+  it('refuses a call naming a guarded file in such a list', () => {
+    const verdict = evaluatePermissions({
+      toolName: 'git__git_add',
+      input: { repo_path: '/repo', files: ['src/a.ts', 'secrets/key'] },
+      manifest: manifestEntries('git', [gitAdd]),
+      projectRoot: '/repo',
+      ruleSetId: 'autonomous',
+      customRuleSets: undefined,
+      approvalMode: 'bypass',
+      overlays: {
+        conversation: [
+          { ruleSetId: 'autonomous', rules: [{ verdict: 'deny', targets: ['secrets/**'] }] },
+        ],
+      },
+    }).verdict;
+    expect(verdict).toBe('deny');
   });
 });

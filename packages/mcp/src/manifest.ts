@@ -66,8 +66,9 @@ export function resendableAfterExit(annotations: Tool['annotations']): boolean {
   return annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
 }
 
+// A list of paths goes by the plural (mcp-server-git's git_add names the files it stages `files`).
 const PATH_PROPERTY =
-  /^(path|file|filename|file_path|filepath|dir|directory|source|destination|target)$|(_path|Path)$/;
+  /^(paths?|files?|filenames?|file_paths?|filepaths?|dirs?|directory|directories|source|destination|target)$|(_paths?|Paths?)$/;
 const URL_PROPERTY = /^(url|uri|href)$|(_url|Url|_uri|Uri)$/;
 
 /**
@@ -84,7 +85,7 @@ export function targetsOf(inputSchema: Tool['inputSchema']): ManifestTarget[] {
       type.type === 'string' || (type.type === 'array' && type.items?.type === 'string');
     if (!holdsText) continue;
     const pointer = `/${property.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    if (PATH_PROPERTY.test(property) || property === 'paths')
+    if (PATH_PROPERTY.test(property))
       targets.push({ pointer, kind: 'path', relative_to: 'server_root' });
     else if (URL_PROPERTY.test(property) || property === 'urls')
       targets.push({ pointer, kind: 'url' });
