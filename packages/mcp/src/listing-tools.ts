@@ -14,9 +14,11 @@ export interface ListingTarget {
  * the names of entries under `path`, never their content, by their input properties:
  * list_directory and list_directory_with_sizes (one directory's entries, with sizes),
  * directory_tree (every entry below, minus `excludePatterns`), search_files (the paths below
- * `path` that its glob `pattern` matches, minus `excludePatterns`).
+ * `path` that its glob `pattern` matches, minus `excludePatterns`); and get_file_info, which prints
+ * the path's own metadata (size, times, mode), as `stat` does.
  */
 const LISTING_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  get_file_info: ['path'],
   list_directory: ['path'],
   list_directory_with_sizes: ['path', 'sortBy'],
   directory_tree: ['excludePatterns', 'path'],

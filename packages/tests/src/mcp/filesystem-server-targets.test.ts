@@ -64,6 +64,7 @@ describe("the filesystem server's listings print names, never content", () => {
   it('lists names alone', async () => {
     expect(await run('list_directory', { path: '.' })).not.toContain('the real key');
     expect(await run('directory_tree', { path: '.' })).not.toContain('the real key');
+    expect(await run('get_file_info', { path: 'secrets/key' })).not.toContain('the real key');
     expect(await run('search_files', { path: '.', pattern: '**/key' })).not.toContain(
       'the real key',
     );
@@ -72,6 +73,7 @@ describe("the filesystem server's listings print names, never content", () => {
   it.each([
     ['fs__list_directory', { path: '.' }],
     ['fs__list_directory', { path: 'docs' }],
+    ['fs__get_file_info', { path: '.' }],
     ['fs__list_directory_with_sizes', { path: '.' }],
     ['fs__directory_tree', { path: '.' }],
     ['fs__directory_tree', { path: '.', excludePatterns: ['node_modules'] }],
@@ -82,6 +84,8 @@ describe("the filesystem server's listings print names, never content", () => {
 
   it.each([
     ['fs__list_directory', { path: 'secrets' }],
+    ['fs__get_file_info', { path: 'secrets' }],
+    ['fs__get_file_info', { path: 'secrets/key' }],
     ['fs__list_directory_with_sizes', { path: 'secrets/' }],
     ['fs__directory_tree', { path: 'secrets' }],
     ['fs__search_files', { path: 'secrets', pattern: '*' }],
