@@ -101,6 +101,27 @@ describe('executor.release against a real kernel', () => {
     expect(task).toMatchObject({ error: { code: 'outcome_unknown' } });
   });
 
+  it('cancels a claim handed back after its run was stopped: it never ran, so not outcome_unknown', async () => {
+    const created = await runs().create(payRun());
+    const row = await eventually(async () => {
+      const [task] = await runs().run(created.id).tasks();
+      return task?.state === 'runnable' && task;
+    });
+    const executor = executorClient();
+    const address = { run_id: created.id, task_key: row.key };
+    const claim = await executor.call('executor.claim', { ...address, lease_ms: 60_000 });
+    await runs().run(created.id).stop();
+    const released = await executor.call('executor.release', {
+      ...address,
+      claim_id: claim.claim_id,
+    });
+    expect(released).toMatchObject({ state: 'canceled', error: null });
+    const late = await executor
+      .call('executor.commit', { ...address, claim_id: claim.claim_id, outcome: 'succeeded' })
+      .catch((error: unknown) => error);
+    expect(isAirlockError(late) && late.code).toBe('lease_lost');
+  });
+
   it('puts a claimed row back to runnable, answers a repeat as it is, and refuses a wrong claim', async () => {
     const created = await runs().create(payRun());
     const row = await eventually(async () => {

@@ -76,8 +76,8 @@ export const commitContract = defineContract({
 /**
  * POST /executor_api/v1/runs/{run}/tasks/{key}/release: for a claim whose tool
  * the executor never started. The row is runnable again at once (its claim
- * cleared, `task.released` in its history); a repeat answers the row as it is
- * while it is still runnable. An executor that may have started the tool lets
+ * cleared, `task.released` in its history), or canceled when its run ended;
+ * a repeat answers the row as it is while it is still runnable. An executor that may have started the tool lets
  * the lease lapse instead, and the kernel decides.
  */
 export const releaseContract = defineContract({
@@ -87,5 +87,5 @@ export const releaseContract = defineContract({
   planes: ['executor'],
   input: z.strictObject({ ...ExecutorTaskParams, claim_id: IdSchema }),
   output: TaskViewSchema,
-  errors: ['task_not_found', 'lease_lost', 'run_not_running'],
+  errors: ['task_not_found', 'lease_lost'],
 });

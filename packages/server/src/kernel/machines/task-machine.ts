@@ -155,11 +155,11 @@ export const TASK_VERBS = {
   },
   release: {
     summary:
-      'the claim holder hands back a claim whose tool it never started: the row returns to the inbox at once',
+      'the claim holder hands back a claim whose tool it never started: the row returns to the inbox at once, or is canceled when its run ended',
     from: ['claimed'],
-    to: ['runnable'],
-    emits: ['task.released'],
-    run: 'running',
+    to: ['runnable', 'canceled'],
+    emits: ['task.released', 'task.canceled'],
+    run: 'any',
     kinds: CLAIMABLE_KINDS,
     refusal: 'lease_lost',
     actor: 'executor',

@@ -1,19 +1,21 @@
+import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
+import { lockRun } from '../machines/run-state.js';
 import { type TaskView, taskView } from '../views.js';
 import type { TaskAddress } from './decisions.js';
-import { refuseDecisionRows, runOf, visibleTask } from './executor-rows.js';
+import { refuseDecisionRows, visibleTask } from './executor-rows.js';
 
 /**
  * Hands back a claim whose tool its executor never started: the row is
  * runnable again at once (claim and lease cleared, `task.released` in its
- * history), so the next executor runs it,
- * where a lapse would fail a tool the manifest does not declare safe to run
- * again. A repeat finds the row runnable and unclaimed and answers it as it
- * is, changing nothing.
- * @throws AirlockError task_not_found, run_not_running when the run ended, lease_lost when
- *   the claim no longer holds the row (committed, lapsed and failed, or claimed again).
+ * history), so the next executor runs it, where a lapse would fail a tool
+ * the manifest does not declare safe to run again. On a run that ended the row is canceled instead: it was never run
+ * and is never handed out again. A repeat finds the row runnable and
+ * unclaimed and answers it as it is, changing nothing.
+ * @throws AirlockError task_not_found, lease_lost when the claim no longer holds the row
+ *   (committed, lapsed, canceled, or claimed again).
  */
 export async function releaseClaim(
   ctx: KernelContext,
@@ -21,20 +23,46 @@ export async function releaseClaim(
   address: TaskAddress & { claimId: string },
 ): Promise<TaskView> {
   return ctx.store.transaction(async (tx) => {
+    // The run's lock: a stop cannot end it between the read of its state and the move.
+    const run = await lockRun(tx, principal.workspace_id, address.runId).catch((error) => {
+      // To an executor an unknown run holds no such task: answer the operation's own code.
+      if (error instanceof AirlockError && error.code === 'run_not_found') {
+        throw new AirlockError(
+          'task_not_found',
+          `no task ${address.taskKey} in run ${address.runId}`,
+        );
+      }
+      throw error;
+    });
     const row = await visibleTask(tx, principal, address);
     refuseDecisionRows(row);
-    if (row.state === 'runnable' && row.claim_id === null && row.run_state === 'running') {
+    if (row.state === 'runnable' && row.claim_id === null && run.state === 'running') {
       return taskView(row);
+    }
+    const principalText = principalName(principal);
+    if (run.state !== 'running') {
+      // Never handed out again, and known not to have run: canceled, not outcome_unknown.
+      const canceled = await moveTask(tx, {
+        verb: 'release',
+        run,
+        key: row.key,
+        to: 'canceled',
+        match: { claim_id: address.claimId },
+        set: { claim_id: null, lease_until: null, deadline_at: null },
+        event: { type: 'task.canceled' },
+        principal: principalText,
+      });
+      return taskView(canceled);
     }
     const released = await moveTask(tx, {
       verb: 'release',
-      run: runOf(row),
+      run,
       key: row.key,
       to: 'runnable',
       match: { claim_id: address.claimId },
       set: { claim_id: null, lease_until: null },
       event: { type: 'task.released' },
-      principal: principalName(principal),
+      principal: principalText,
     });
     return taskView(released);
   });
