@@ -1,4 +1,4 @@
-import { evaluatePermissions } from '@airlock/core';
+import { evaluatePermissions, ToolManifestEntrySchema } from '@airlock/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { manifestEntries, prefixedName, RISK_TRAITS, riskTraitsOf, targetsOf } from './manifest.js';
@@ -200,5 +200,21 @@ describe('a list of paths under a plural name', () => {
       },
     }).verdict;
     expect(verdict).toBe('deny');
+  });
+});
+
+describe('an idempotent tool', () => {
+  it('is declared idempotent from idempotentHint, in a shape the kernel accepts', () => {
+    const tool = (idempotentHint?: boolean): Tool => ({
+      name: 'upsert',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint },
+    });
+    const [declared] = manifestEntries('db', [tool(true)]);
+    expect(declared).toMatchObject({ name: 'db__upsert', idempotent: true });
+    expect(ToolManifestEntrySchema.safeParse(declared).success).toBe(true);
+    for (const hint of [false, undefined]) {
+      expect(manifestEntries('db', [tool(hint)])[0]).not.toHaveProperty('idempotent');
+    }
   });
 });
