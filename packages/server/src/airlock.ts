@@ -24,7 +24,7 @@ import type { OpenAISettings } from './providers/openai.js';
 import { defaultProviders } from './providers/registry.js';
 import { forgetCredentials } from './store/accounts.js';
 import { warnOfOtherSessions } from './store/pending-upgrade.js';
-import { holdStoreDirectory } from './store/sqlite/store-in-use.js';
+import { holdDataDir } from './store/sqlite/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
 import type { CallTracing } from './tracing/call-tracing.js';
 import { startTracing } from './tracing/start-tracing.js';
@@ -129,7 +129,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   try {
     // Before the store is opened (or created): a second kernel on one SQLite directory is
     // refused, and `airlock restore` refuses while a kernel serves it.
-    if (!options.databaseUrl) releaseDataDir = holdStoreDirectory(options.dataDir ?? '.airlock');
+    if (!options.databaseUrl) releaseDataDir = holdDataDir(options.dataDir ?? '.airlock');
     return await startParts({ ...options, logger }, started, releaseDataDir);
   } catch (error) {
     // A failed start lets go of what it took: the port, the store, the data directory.

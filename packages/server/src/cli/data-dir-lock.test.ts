@@ -51,23 +51,6 @@ describe.concurrent('airlock serve holds its data directory', { timeout: 180_000
     expect(restored.stderr).toContain(`pid ${first.pid}`);
   });
 
-  it('refuses a second kernel on a store a live kernel serves after its kernel.lock.sqlite was removed', async () => {
-    const tidied = join(root, 'tidied');
-    const live = await startKernelProcess({ dataDir: tidied });
-    kernels.push(live);
-    // A cleanup script or a person tidying the directory: the lock file's lock went with it.
-    rmSync(join(tidied, 'kernel.lock.sqlite'));
-    const second = await runCli(['serve', '--data-dir', tidied, '--port', '0', '--no-demo']);
-    expect(second.code).toBe(3);
-    expect(second.stderr).toContain('airlock serve: data_dir_in_use: another process with ');
-    expect(second.stderr).toContain(`${join(tidied, 'airlock.sqlite')} open`);
-    expect(second.stderr).not.toMatch(/\n\s+at /);
-    // The live kernel still names itself, and still answers.
-    expect(lockOf(tidied).pid).toBe(live.pid);
-    expect((await fetch(`${live.url}/healthz`)).status).toBe(200);
-    await live.stop();
-  });
-
   it('lets go of the directory when its start fails', async () => {
     const other = join(root, 'failed-start');
     const failed = await runCli(['serve', '--data-dir', other, '--port', portOf(first.url)]);

@@ -32,10 +32,8 @@ export class DataDirInUseError extends Error {
     readonly dataDir: string,
     /** What kernel.lock says, or null when the holder has not written it (yet). */
     readonly holder: KernelLockHolder | null,
-    /** Who holds it, when it is known some other way than kernel.lock. */
-    who: string = describeHolder(holder),
   ) {
-    super(`${who} serves ${dataDir}; stop it first, or give another --data-dir`);
+    super(`${describeHolder(holder)} serves ${dataDir}; stop it first, or give another --data-dir`);
     this.name = 'DataDirInUseError';
   }
 }
@@ -66,15 +64,10 @@ function isBusy(error: unknown): boolean {
  * OS releases when the process dies, so a kill -9'd kernel's directory is
  * free at the next start. kernel.lock then names this process, for the
  * message of whoever is refused; letting go removes it (when still ours).
- * @throws DataDirInUseError when another hold is open on the directory (this process's included),
- *   or when `refuse` says so.
+ * @throws DataDirInUseError when another hold is open on the directory (this process's included).
  * @throws Error when the directory or its lock file cannot be created or opened.
  */
-export function holdDataDir(
-  dataDir: string,
-  /** Checked once the lock is held, before kernel.lock is written: a refusal lets go and throws. */
-  refuse: (dir: string) => DataDirInUseError | null = () => null,
-): () => void {
+export function holdDataDir(dataDir: string): () => void {
   const dir = resolve(dataDir);
   makePrivateDir(dir);
   const lock = new SqliteDatabase(join(dir, KERNEL_LOCK_DATABASE), { timeout: SETTLE_MS });
@@ -93,17 +86,6 @@ export function holdDataDir(
     lock.close();
     if (isBusy(error)) throw new DataDirInUseError(dir, readHolder(join(dir, KERNEL_LOCK_FILE)));
     throw error;
-  }
-  let refused: DataDirInUseError | null;
-  try {
-    refused = refuse(dir);
-  } catch (error) {
-    lock.close();
-    throw error;
-  }
-  if (refused) {
-    lock.close();
-    throw refused;
   }
   const file = join(dir, KERNEL_LOCK_FILE);
   const mine = `${JSON.stringify({

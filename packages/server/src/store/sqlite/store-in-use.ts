@@ -1,8 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { DataDirInUseError, holdDataDir, KERNEL_LOCK_DATABASE } from './kernel-lock.js';
-import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 
 /**
  * True when another process has the SQLite store file open: a kernel (or a backup) holds a
@@ -29,22 +26,4 @@ export function storeOpenElsewhere(file: string): boolean {
   } finally {
     database?.close();
   }
-}
-
-/**
- * Takes a data directory for a kernel to serve (see `holdDataDir`), and refuses one whose store
- * file another process still has open: a kernel whose kernel.lock.sqlite was removed under it
- * holds no lock a start can see, so a second kernel would serve the same store beside it.
- * @throws DataDirInUseError when the directory is held, or its store is open elsewhere.
- */
-export function holdStoreDirectory(dataDir: string): () => void {
-  return holdDataDir(dataDir, (dir) => {
-    const file = join(dir, SQLITE_FILE_NAME);
-    if (!storeOpenElsewhere(file)) return null;
-    return new DataDirInUseError(
-      dir,
-      null,
-      `another process with ${file} open (a kernel whose ${KERNEL_LOCK_DATABASE} was removed, or a backup copying it; \`fuser\` or \`lsof\` names it)`,
-    );
-  });
 }
