@@ -87,5 +87,6 @@ export const releaseContract = defineContract({
   planes: ['executor'],
   input: z.strictObject({ ...ExecutorTaskParams, claim_id: IdSchema }),
   output: TaskViewSchema,
-  errors: ['task_not_found', 'lease_lost'],
+  // not_claimable_kind as for a commit: an approval or ask row, or a hooked agent's own call.
+  errors: ['task_not_found', 'not_claimable_kind', 'lease_lost'],
 });
