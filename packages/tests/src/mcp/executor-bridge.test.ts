@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApprovalRule, ScriptedRound } from '@airlock/core';
 import { type ExecutorBridge, KernelApi, startExecutorBridge } from '@airlock/mcp';
@@ -19,7 +19,7 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
   const rules: ApprovalRule[] = [
     { tool: 'fs__read_*|fs__list_*|memory__read_graph', verdict: 'allow' },
     { tool: 'memory__create_entities', verdict: 'allow' },
-    { tool: 'fs__write_file', verdict: 'ask' },
+    { tool: 'fs__write_file|fs__edit_file', verdict: 'ask' },
   ];
 
   beforeAll(async () => {
@@ -207,9 +207,18 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
     }
   });
 
-  it('does not run a write again once the lease of an executor that died lapses: it fails outcome_unknown', async () => {
+  it('does not run an edit again once the lease of an executor that died lapses: it fails outcome_unknown', async () => {
+    // edit_file is declared neither read-only nor idempotent (write_file is idempotent: run again).
+    writeFileSync(join(dir, 'src/e.txt'), 'before\n');
     const run = await turn([
-      { tool_calls: [{ name: 'fs__write_file', input: { path: 'src/c.txt', content: 'again' } }] },
+      {
+        tool_calls: [
+          {
+            name: 'fs__edit_file',
+            input: { path: 'src/e.txt', edits: [{ oldText: 'before', newText: 'after' }] },
+          },
+        ],
+      },
       { final: 'ok' },
     ]);
     const parked = await eventually(async () => (await workspace().decisions.list())[0]);
@@ -233,7 +242,7 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
         authorization: `Bearer ${kernel.workspace.tokens.executor}`,
         'content-type': 'application/json',
       },
-      body: JSON.stringify({ tool_names: ['fs__write_file'], lease_ms: 1000 }),
+      body: JSON.stringify({ tool_names: ['fs__edit_file'], lease_ms: 1000 }),
     });
     expect(((await claimed.json()) as { claim: { task: TaskView } }).claim.task.key).toBe('t1');
     bridge = await startExecutorBridge({
@@ -249,7 +258,7 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
       attempts: 1,
       error: { code: 'outcome_unknown' },
     });
-    expect(existsSync(join(dir, 'src/c.txt'))).toBe(false);
+    expect(readFileSync(join(dir, 'src/e.txt'), 'utf8')).toBe('before\n');
   });
 
   it('under a read_only rule set (spec 003) the registered manifest grants reads and refuses writes as data', async () => {
