@@ -118,6 +118,25 @@ const EXECUTOR_MAY_HAVE_RUN =
   'an executor held this call when its run ended and its lease lapsed without a commit: it may have run';
 
 /**
+ * What a lapsed claim's row is set to when it fails `outcome_unknown`: the claim goes with it,
+ * so the executor's late commit is refused `lease_lost`.
+ */
+function mayHaveRun(detail: string) {
+  const error = { code: OUTCOME_UNKNOWN, detail };
+  return {
+    set: {
+      claim_id: null,
+      lease_until: null,
+      deadline_at: null,
+      error_code: error.code,
+      error_detail: error.detail,
+      decided_by: 'kernel',
+    },
+    event: { type: 'task.failed', data: { error } },
+  } as const;
+}
+
+/**
  * Ends every claim whose lease lapsed: an executor's row returns to
  * runnable, so another executor can claim it, unless the run's manifest
  * declares its tool other than read-only (see `mayRunAgainAfterLapse`: then
@@ -140,7 +159,6 @@ async function lapseLeases(ctx: KernelContext, failures: unknown[]): Promise<num
         // A lapsed claim on an ended run is never handed out again. Its executor took the call
         // and never committed: it may have run, so the row fails outcome_unknown (never
         // "canceled", which says it did not). The claim goes, so a late commit is lease_lost.
-        const error = { code: OUTCOME_UNKNOWN, detail: EXECUTOR_MAY_HAVE_RUN };
         const settled = await moveTask(
           tx,
           {
@@ -151,15 +169,7 @@ async function lapseLeases(ctx: KernelContext, failures: unknown[]): Promise<num
             from: 'claimed',
             match: { claim_id: task.claim_id ?? '' },
             due: 'lease_until',
-            set: {
-              claim_id: null,
-              lease_until: null,
-              deadline_at: null,
-              error_code: error.code,
-              error_detail: error.detail,
-              decided_by: 'kernel',
-            },
-            event: { type: 'task.failed', data: { error } },
+            ...mayHaveRun(EXECUTOR_MAY_HAVE_RUN),
             principal: 'kernel',
           },
           { quiet: true },
@@ -170,10 +180,6 @@ async function lapseLeases(ctx: KernelContext, failures: unknown[]): Promise<num
         return (await lapseAgentClaim(ctx, tx, run, task)) ? 1 : 0;
       }
       if (!mayRunAgainAfterLapse(run, task)) {
-        const error = {
-          code: OUTCOME_UNKNOWN,
-          detail: lapsedWithoutCommit(task.resolved_tool_name ?? task.tool_name),
-        };
         const failed = await moveTask(tx, {
           verb: 'lease_lapse',
           run,
@@ -181,16 +187,7 @@ async function lapseLeases(ctx: KernelContext, failures: unknown[]): Promise<num
           to: 'failed',
           match: { claim_id: task.claim_id ?? '' },
           due: 'lease_until',
-          // The claim goes, so the dead executor's late commit is lease_lost.
-          set: {
-            claim_id: null,
-            lease_until: null,
-            deadline_at: null,
-            error_code: error.code,
-            error_detail: error.detail,
-            decided_by: 'kernel',
-          },
-          event: { type: 'task.failed', data: { error } },
+          ...mayHaveRun(lapsedWithoutCommit(task.resolved_tool_name ?? task.tool_name)),
           principal: 'kernel',
           settle: { ctx, run },
         });
