@@ -129,7 +129,19 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   try {
     // Before the store is opened (or created): a second kernel on one SQLite directory is
     // refused, and `airlock restore` refuses while a kernel serves it.
-    if (!options.databaseUrl) releaseDataDir = holdDataDir(options.dataDir ?? '.airlock');
+    if (!options.databaseUrl) {
+      releaseDataDir = holdDataDir(options.dataDir ?? '.airlock', {
+        retaken: () =>
+          logger.warn(
+            'kernel.lock.sqlite was removed while this kernel served the data directory: made and locked again, so a second kernel cannot start on it',
+          ),
+        lost: (error) =>
+          logger.error(
+            { holder: error.holder },
+            'kernel.lock.sqlite was removed while this kernel served the data directory, and another process locked the new one: two kernels may serve one store; stop one',
+          ),
+      });
+    }
     return await startParts({ ...options, logger }, started, releaseDataDir);
   } catch (error) {
     // A failed start lets go of what it took: the port, the store, the data directory.

@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +25,15 @@ afterAll(async () => {
 const lockOf = (dataDir: string) =>
   JSON.parse(readFileSync(join(dataDir, 'kernel.lock'), 'utf8')) as { pid: number };
 const portOf = (url: string) => new URL(url).port;
+
+/** Polls until `holds` is true, failing after `ms`. */
+async function eventually(holds: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!holds()) {
+    if (Date.now() > until) throw new Error(`still not so after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 // The cases wait on kernels and commands they start, each in its own directory: side by side.
 describe.concurrent('airlock serve holds its data directory', { timeout: 180_000 }, () => {
@@ -49,6 +66,27 @@ describe.concurrent('airlock serve holds its data directory', { timeout: 180_000
     expect(restored.code).toBe(1);
     expect(restored.stderr).toContain('kernel_running');
     expect(restored.stderr).toContain(`pid ${first.pid}`);
+  });
+
+  it('makes and locks its kernel.lock.sqlite again when a cleanup removes it, so a second kernel is still refused', async () => {
+    const tidied = join(root, 'tidied');
+    const live = await startKernelProcess({ dataDir: tidied });
+    kernels.push(live);
+    const lockFile = join(tidied, 'kernel.lock.sqlite');
+    const before = statSync(lockFile).ino;
+    // A cleanup script or a person tidying the directory: the file's lock goes with it.
+    rmSync(lockFile);
+    rmSync(join(tidied, 'kernel.lock'));
+    await eventually(() => existsSync(lockFile) && statSync(lockFile).ino !== before, 20_000);
+    await eventually(() => existsSync(join(tidied, 'kernel.lock')), 20_000);
+    const second = await runCli(['serve', '--data-dir', tidied, '--port', '0', '--no-demo']);
+    expect(second.code).toBe(3);
+    expect(second.stderr).toContain('airlock serve: data_dir_in_use: ');
+    expect(second.stderr).toContain(`pid ${live.pid}`);
+    expect((await fetch(`${live.url}/healthz`)).status).toBe(200);
+    await live.stop();
+    expect(live.child.exitCode).toBe(0);
+    expect(existsSync(join(tidied, 'kernel.lock'))).toBe(false);
   });
 
   it('lets go of the directory when its start fails', async () => {
