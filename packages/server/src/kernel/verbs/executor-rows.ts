@@ -1,6 +1,6 @@
 import { AirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
-import type { TaskTable } from '../../store/schema.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import {
   type RowAddress,
@@ -10,6 +10,7 @@ import {
 } from '../../store/task-inbox.js';
 import type { KernelContext } from '../context.js';
 import type { RunState } from '../machines/run-machine.js';
+import { lockRunIfAny } from '../machines/run-state.js';
 import { checkMove } from '../machines/task-machine.js';
 import type { TaskAddress } from './decisions.js';
 
@@ -34,6 +35,23 @@ export type VisibleTask = TaskWithRun;
 /** Where a row an executor names is, in its own workspace. */
 export function rowAddress(principal: Principal, address: TaskAddress): RowAddress {
   return { workspaceId: principal.workspace_id, runId: address.runId, key: address.taskKey };
+}
+
+/**
+ * Locks the run of a row an executor names. To an executor an unknown run holds no such task,
+ * so it is answered with the operation's own code.
+ * @throws AirlockError task_not_found when the workspace has no such run.
+ */
+export async function lockTaskRun(
+  tx: Tx,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<RunTable> {
+  const run = await lockRunIfAny(tx, principal.workspace_id, address.runId);
+  if (!run) {
+    throw new AirlockError('task_not_found', `no task ${address.taskKey} in run ${address.runId}`);
+  }
+  return run;
 }
 
 /**

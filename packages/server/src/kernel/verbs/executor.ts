@@ -18,7 +18,6 @@ import type { KernelContext } from '../context.js';
 import { checkHookCommit } from '../hooks/hooks.js';
 import { stopDecisionError } from '../hooks/lifecycle.js';
 import { moveTask } from '../machines/move-task.js';
-import { lockRun } from '../machines/run-state.js';
 import { checkMove } from '../machines/task-machine.js';
 import { claimGuardrails, readGuardrailsAhead, refuseAtClaim } from '../stage/claim-guardrails.js';
 import { type TaskView, taskView } from '../views.js';
@@ -29,6 +28,7 @@ import {
   type InboxKind,
   inboxKind,
   leaseFor,
+  lockTaskRun,
   refuseDecisionRows,
   refuseMovedRow,
   rowAddress,
@@ -324,16 +324,7 @@ export async function commitTask(
   const committed = await ctx.store.transaction(async (tx) => {
     // On PostgreSQL the row's read goes out right after the run's lock, in the same write.
     const ahead = readVisibleTaskAhead(tx, rowAddress(principal, address));
-    const run = await lockRun(tx, principal.workspace_id, address.runId).catch((error) => {
-      // To an executor an unknown run holds no such task: answer the operation's own code.
-      if (error instanceof AirlockError && error.code === 'run_not_found') {
-        throw new AirlockError(
-          'task_not_found',
-          `no task ${address.taskKey} in run ${address.runId}`,
-        );
-      }
-      throw error;
-    });
+    const run = await lockTaskRun(tx, principal, address);
     const row = await visibleTask(tx, principal, address, ahead);
     refuseDecisionRows(row);
     // A hook's result is checked here: an invalid decision, or one the kernel

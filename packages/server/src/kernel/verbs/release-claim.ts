@@ -1,11 +1,9 @@
-import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
-import { lockRun } from '../machines/run-state.js';
 import { type TaskView, taskView } from '../views.js';
 import type { TaskAddress } from './decisions.js';
-import { refuseDecisionRows, visibleTask } from './executor-rows.js';
+import { lockTaskRun, refuseDecisionRows, visibleTask } from './executor-rows.js';
 
 /**
  * Hands back a claim whose tool its executor never started: the row is
@@ -24,16 +22,7 @@ export async function releaseClaim(
 ): Promise<TaskView> {
   return ctx.store.transaction(async (tx) => {
     // The run's lock: a stop cannot end it between the read of its state and the move.
-    const run = await lockRun(tx, principal.workspace_id, address.runId).catch((error) => {
-      // To an executor an unknown run holds no such task: answer the operation's own code.
-      if (error instanceof AirlockError && error.code === 'run_not_found') {
-        throw new AirlockError(
-          'task_not_found',
-          `no task ${address.taskKey} in run ${address.runId}`,
-        );
-      }
-      throw error;
-    });
+    const run = await lockTaskRun(tx, principal, address);
     const row = await visibleTask(tx, principal, address);
     refuseDecisionRows(row);
     if (row.state === 'runnable' && row.claim_id === null && run.state === 'running') {
